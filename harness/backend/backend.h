@@ -1,0 +1,235 @@
+// The backend layer: the only place that talks to CUDA or OpenCL.
+//
+// A Device owns buffers, builds programs and runs a Queue (an in-order OpenCL
+// command queue or a CUDA stream). Frameworks write kernels once in the
+// portable dialect (harness/dialect/dialect.h) and launch them through this
+// interface by name with positional arguments; the same host code then runs on
+// PoCL, NVIDIA OpenCL and CUDA.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace harness::backend {
+
+enum class Kind { cpu, opencl, cuda };
+
+const char* kind_name(Kind kind);
+// Parses "cpu", "opencl" or "cuda"; throws UsageError for anything else.
+Kind parse_kind(const std::string& name);
+// Backends compiled into this binary (cpu is always there).
+std::vector<Kind> compiled_kinds();
+
+struct DeviceInfo {
+  Kind kind = Kind::cpu;
+  int index = 0;              // index within the backend (flattened over OpenCL platforms)
+  std::string name;
+  std::string vendor;
+  std::string type;           // "gpu", "cpu", "accelerator"
+  std::string driver_version;
+  std::string api_version;    // OpenCL device version / CUDA runtime version
+  std::string platform;       // OpenCL platform name + version; "CUDA" for cuda
+  std::uint64_t global_memory_bytes = 0;
+  std::uint64_t max_allocation_bytes = 0;
+  std::uint64_t local_memory_bytes = 0;  // per work-group / block
+  std::uint64_t l2_cache_bytes = 0;      // 0 when unknown
+  int compute_units = 0;
+  int max_work_group_size = 0;
+  int warp_size = 0;                     // 0 when unknown (OpenCL 1.2 does not say)
+  int clock_mhz = 0;
+  std::string compute_capability;        // "9.0" on cuda
+};
+
+// Opaque device memory. Moves, never copies; freed with its Device.
+class Buffer {
+ public:
+  Buffer() = default;
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  Buffer(Buffer&& other) noexcept { swap(other); }
+  Buffer& operator=(Buffer&& other) noexcept {
+    if (this != &other) {
+      release();
+      swap(other);
+    }
+    return *this;
+  }
+  ~Buffer() { release(); }
+
+  std::size_t size() const { return size_; }
+  bool valid() const { return handle_ != nullptr; }
+  // cl_mem on OpenCL, the device pointer on CUDA.
+  void* handle() const { return handle_; }
+
+  using Deleter = void (*)(void*);
+  Buffer(void* handle, std::size_t size, Deleter deleter)
+      : handle_(handle), size_(size), deleter_(deleter) {}
+
+ private:
+  void release() {
+    if (handle_ && deleter_) deleter_(handle_);
+    handle_ = nullptr;
+    size_ = 0;
+  }
+  void swap(Buffer& o) noexcept {
+    std::swap(handle_, o.handle_);
+    std::swap(size_, o.size_);
+    std::swap(deleter_, o.deleter_);
+  }
+  void* handle_ = nullptr;
+  std::size_t size_ = 0;
+  Deleter deleter_ = nullptr;
+};
+
+// Page-locked host memory (pinned) when the backend offers it, plain memory otherwise.
+class HostBuffer {
+ public:
+  HostBuffer() = default;
+  HostBuffer(void* data, std::size_t size, Buffer::Deleter deleter)
+      : data_(data), size_(size), deleter_(deleter) {}
+  HostBuffer(const HostBuffer&) = delete;
+  HostBuffer& operator=(const HostBuffer&) = delete;
+  HostBuffer(HostBuffer&& o) noexcept { *this = std::move(o); }
+  HostBuffer& operator=(HostBuffer&& o) noexcept {
+    if (this != &o) {
+      if (data_ && deleter_) deleter_(data_);
+      data_ = o.data_;
+      size_ = o.size_;
+      deleter_ = o.deleter_;
+      o.data_ = nullptr;
+      o.size_ = 0;
+    }
+    return *this;
+  }
+  ~HostBuffer() {
+    if (data_ && deleter_) deleter_(data_);
+  }
+  void* data() const { return data_; }
+  std::size_t size() const { return size_; }
+
+ private:
+  void* data_ = nullptr;
+  std::size_t size_ = 0;
+  Buffer::Deleter deleter_ = nullptr;
+};
+
+// Where a kernel comes from: the OpenCL source (composed from embedded files and
+// compiled at run time) and, for CUDA, a table of nvcc-compiled kernels by name.
+struct CudaKernelTable {
+  std::map<std::string, const void*> kernels;  // name -> __global__ function pointer
+};
+
+struct ProgramSource {
+  std::string name;                       // for messages and caching, e.g. "mars/wordcount"
+  std::vector<std::string> opencl_files;  // embedded files, concatenated in order
+  std::string opencl_options;             // extra build options
+  const CudaKernelTable* cuda = nullptr;  // null when the program has no CUDA build
+};
+
+class Program;
+class Kernel {
+ public:
+  Kernel() = default;
+  Kernel(void* handle, std::string name) : handle_(handle), name_(std::move(name)) {}
+  void* handle() const { return handle_; }  // cl_kernel, or the CUDA function pointer
+  const std::string& name() const { return name_; }
+
+ private:
+  void* handle_ = nullptr;
+  std::string name_;
+};
+
+class Program {
+ public:
+  virtual ~Program() = default;
+  // Throws RunError naming the kernel and program when it does not exist.
+  virtual Kernel kernel(const std::string& name) = 0;
+  virtual std::string build_log() const { return {}; }
+};
+
+// One-dimensional launch shape: `groups` work-groups of `group_size` work-items.
+struct LaunchShape {
+  std::uint32_t groups = 1;
+  std::uint32_t group_size = 1;
+  static LaunchShape cover(std::uint64_t items, std::uint32_t group_size);
+};
+
+// A positional kernel argument: a buffer or a small fixed-width scalar.
+struct KernelArg {
+  const Buffer* buffer = nullptr;
+  std::size_t size = 0;
+  unsigned char bytes[8] = {};
+};
+
+inline KernelArg make_arg(const Buffer& b) {
+  KernelArg a;
+  a.buffer = &b;
+  return a;
+}
+template <class T>
+KernelArg make_arg(const T& v) {
+  static_assert(std::is_arithmetic_v<T> && sizeof(T) <= 8 && sizeof(T) >= 4,
+                "kernel scalars must be 32- or 64-bit (u32, i32, u64, float, double)");
+  KernelArg a;
+  a.size = sizeof(T);
+  std::memcpy(a.bytes, &v, sizeof(T));
+  return a;
+}
+
+// Device time of a span of queued commands, read after Queue::finish().
+struct TimedSpan {
+  std::string name;
+  double milliseconds = 0;
+};
+
+// In-order command queue / stream. Commands are asynchronous; finish() waits.
+// Spans group commands into named phases timed on the device (CUDA events or
+// OpenCL profiling: start of the first command to end of the last).
+class Queue {
+ public:
+  virtual ~Queue() = default;
+  virtual void write(Buffer& dst, std::size_t dst_offset, const void* src, std::size_t bytes) = 0;
+  virtual void read(void* dst, const Buffer& src, std::size_t src_offset, std::size_t bytes) = 0;
+  virtual void copy(Buffer& dst, std::size_t dst_offset, const Buffer& src, std::size_t src_offset,
+                    std::size_t bytes) = 0;
+  virtual void fill_zero(Buffer& dst, std::size_t offset, std::size_t bytes) = 0;
+  virtual void launch_args(const Kernel& kernel, LaunchShape shape,
+                           const std::vector<KernelArg>& args) = 0;
+  virtual void finish() = 0;
+
+  virtual void begin_span(const std::string& name) = 0;
+  virtual void end_span() = 0;
+  // Completed spans since the last call (finishes the queue first), in order.
+  virtual std::vector<TimedSpan> take_spans() = 0;
+
+  template <class... Args>
+  void launch(const Kernel& kernel, LaunchShape shape, const Args&... args) {
+    launch_args(kernel, shape, std::vector<KernelArg>{make_arg(args)...});
+  }
+};
+
+class Device {
+ public:
+  virtual ~Device() = default;
+  virtual const DeviceInfo& info() const = 0;
+  // Throws DeviceOutOfMemory when the allocation cannot be made.
+  virtual Buffer allocate(std::size_t bytes) = 0;
+  virtual HostBuffer allocate_host(std::size_t bytes, bool pinned) = 0;
+  // Throws KernelBuildError with the compiler log on failure. Cached per source name.
+  virtual std::shared_ptr<Program> build(const ProgramSource& source) = 0;
+  virtual Queue& queue() = 0;
+};
+
+// Devices of one backend that this machine has (empty when none; `why_none`
+// says why, e.g. "no CUDA driver").
+std::vector<DeviceInfo> list_devices(Kind kind, std::string* why_none = nullptr);
+// Opens device `index` of `kind`; throws NoDevice when it does not exist.
+std::unique_ptr<Device> open_device(Kind kind, int index);
+
+}  // namespace harness::backend

@@ -1,0 +1,98 @@
+/* Portable kernel dialect: one kernel source compiles as OpenCL C (built at run
+ * time, e.g. on PoCL or NVIDIA's driver), as CUDA C++ (built by nvcc at build
+ * time) and as plain C++ on the host (so CPU runtimes and references can call
+ * the same user functions).
+ *
+ * Rules (see DESIGN.md):
+ *  - __local/__shared__ arrays only at kernel scope: use LOCAL_ARRAY inside a KERNEL body.
+ *  - no lock-step assumption inside a warp/wavefront without an explicit barrier.
+ *  - no spin-waits across work-groups.
+ *  - keep every host<->kernel argument a fixed-width type (u32, u64, i32, float)
+ *    or a buffer, so host marshalling is identical on every backend.
+ *  - a function that takes pointers into different address spaces needs one
+ *    version per space (OpenCL 1.2 has no generic address space).
+ */
+#ifndef HARNESS_DIALECT_H
+#define HARNESS_DIALECT_H
+
+#if defined(__OPENCL_VERSION__)
+/* ---------------------------------------------------------------- OpenCL C */
+#define HARNESS_DIALECT_OPENCL 1
+typedef uint u32;
+typedef int i32;
+typedef ulong u64;
+typedef long i64;
+
+#define KERNEL __kernel void
+#define DEVICE_FN static inline
+#define GLOBAL __global
+#define LOCAL_PTR __local
+#define CONSTANT_PTR __constant
+#define LOCAL_ARRAY(type, name, count) __local type name[count]
+
+#define GLOBAL_ID ((u32)get_global_id(0))
+#define GLOBAL_SIZE ((u32)get_global_size(0))
+#define LOCAL_ID ((u32)get_local_id(0))
+#define LOCAL_SIZE ((u32)get_local_size(0))
+#define GROUP_ID ((u32)get_group_id(0))
+#define NUM_GROUPS ((u32)get_num_groups(0))
+
+#define BARRIER_LOCAL() barrier(CLK_LOCAL_MEM_FENCE)
+#define BARRIER_ALL() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+
+#define ATOMIC_ADD_U32(ptr, v) atomic_add((ptr), (v))
+#define ATOMIC_INC_U32(ptr) atomic_inc((ptr))
+#define ATOMIC_CAS_U32(ptr, cmp, v) atomic_cmpxchg((ptr), (cmp), (v))
+#define ATOMIC_MAX_U32(ptr, v) atomic_max((ptr), (v))
+
+#elif defined(__CUDACC__)
+/* -------------------------------------------------------------------- CUDA */
+#define HARNESS_DIALECT_CUDA 1
+typedef unsigned char uchar;
+typedef unsigned int u32;
+typedef int i32;
+typedef unsigned long long u64;
+typedef long long i64;
+
+#define KERNEL __global__ void
+#define DEVICE_FN static __device__ __forceinline__
+#define GLOBAL
+#define LOCAL_PTR
+#define CONSTANT_PTR const
+#define LOCAL_ARRAY(type, name, count) __shared__ type name[count]
+
+#define GLOBAL_ID ((u32)(blockIdx.x * blockDim.x + threadIdx.x))
+#define GLOBAL_SIZE ((u32)(gridDim.x * blockDim.x))
+#define LOCAL_ID ((u32)threadIdx.x)
+#define LOCAL_SIZE ((u32)blockDim.x)
+#define GROUP_ID ((u32)blockIdx.x)
+#define NUM_GROUPS ((u32)gridDim.x)
+
+#define BARRIER_LOCAL() __syncthreads()
+#define BARRIER_ALL() __syncthreads()
+
+#define ATOMIC_ADD_U32(ptr, v) atomicAdd((ptr), (v))
+#define ATOMIC_INC_U32(ptr) atomicAdd((ptr), 1u)
+#define ATOMIC_CAS_U32(ptr, cmp, v) atomicCAS((ptr), (cmp), (v))
+#define ATOMIC_MAX_U32(ptr, v) atomicMax((ptr), (v))
+
+#else
+/* ------------------------------------------------ host C++ (CPU runtimes) */
+#define HARNESS_DIALECT_HOST 1
+#include <cstdint>
+typedef unsigned char uchar;
+typedef std::uint32_t u32;
+typedef std::int32_t i32;
+typedef std::uint64_t u64;
+typedef std::int64_t i64;
+
+#define DEVICE_FN static inline
+#define GLOBAL
+#define LOCAL_PTR
+#define CONSTANT_PTR const
+/* KERNEL, LOCAL_ARRAY, ids and barriers have no host meaning: host code calls
+ * user functions directly and never compiles a KERNEL. */
+
+#endif
+
+#endif /* HARNESS_DIALECT_H */
