@@ -29,5 +29,9 @@ function(harness_generate_embedded target)
     DEPENDS ${deps} "${PROJECT_SOURCE_DIR}/cmake/embed_files.cmake"
     COMMENT "Embedding kernel sources and experiment specs"
     VERBATIM)
+  # The rule lives in this directory; a target here drives it (Makefile
+  # generators attach custom commands to targets of the same directory).
+  add_custom_target(${target}_embedded DEPENDS "${out}")
+  add_dependencies(${target} ${target}_embedded)
   target_sources(${target} PRIVATE "${out}")
 endfunction()

@@ -1,0 +1,100 @@
+// Datasets: deterministic, seeded generators and loaders for users' own files,
+// cached on disk with an xxh64 checksum. A dataset is named by (generator,
+// size, seed); the same triple gives the same bytes on every machine.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace harness::datasets {
+
+// "4MiB", "1GiB", "512KiB", "100MB", "1.5GB", "4096", "4096B". Units are
+// case-insensitive: KiB/MiB/GiB/TiB are powers of 1024, KB/MB/GB/TB powers of
+// 1000, B (or no unit) is bytes. A fraction (at most 6 decimal places) needs a
+// unit and is rounded to the nearest byte. Throws harness::UsageError
+// ("invalid size 'x': ...") for empty, negative, junk or overflowing input.
+std::uint64_t parse_size(const std::string& text);
+
+// Exact inverse of parse_size for display and file names: the largest unit of
+// TiB, TB, GiB, GB, MiB, MB, KiB, KB that divides the size exactly ("4MiB",
+// "1GiB", "100MB", "1KB"), else plain bytes ("1536B", "0B").
+// parse_size(format_size(n)) == n for every n.
+std::string format_size(std::uint64_t bytes);
+
+struct DatasetSpec {
+  std::string generator;  // registered generator name, e.g. "text-zipf"
+  std::uint64_t size_bytes = 0;
+  std::uint64_t seed = 42;
+};
+
+struct DatasetFile {
+  std::string path;       // absolute path of the materialized file
+  std::string generator;  // empty for a user's file
+  std::uint64_t size_bytes = 0;
+  std::uint64_t seed = 0;
+  std::string checksum;     // "xxh64:<16 hex digits>" of the file's bytes
+  bool from_cache = false;  // true when an existing, verified file was reused
+  double generate_seconds = 0;
+};
+
+class Generator {
+ public:
+  virtual ~Generator() = default;
+  virtual std::string name() const = 0;         // "text-zipf"
+  virtual std::string description() const = 0;  // one line for `harness list`
+  virtual int version() const = 0;  // bump when output bytes change (part of the cache key)
+  // File name extension of the materialized file, without the dot.
+  virtual std::string extension() const { return "bin"; }
+  // Writes exactly size_bytes bytes to out, deterministic in (size_bytes, seed)
+  // on every platform and thread count. Stops early if out goes bad; the
+  // caller checks the stream.
+  virtual void generate(std::uint64_t size_bytes, std::uint64_t seed, std::ostream& out) const = 0;
+};
+
+const std::vector<const Generator*>& generators();  // all registered, sorted by name
+// Throws UsageError("unknown dataset 'x' (known: a, b)").
+const Generator& find_generator(const std::string& name);
+
+// $HARNESS_DATA_DIR if set, else $XDG_CACHE_HOME/gpu-bigdata-harness/datasets,
+// else ~/.cache/gpu-bigdata-harness/datasets (empty variables count as unset).
+std::string default_cache_dir();
+
+// "<generator>-v<version>-seed<seed>-<format_size(size)>.<extension>"
+std::string dataset_file_name(const DatasetSpec& spec);
+
+// Generates the file into cache_dir (creating it), or reuses it when present
+// and its checksum matches the sidecar "<file name>.xxh64"; a corrupted or
+// truncated cached file is regenerated. Writes through a temporary file and a
+// rename, data file first and sidecar last, so an interrupted run never leaves
+// a file that passes as valid. Throws UsageError for an unknown generator and
+// RunError (with the path and strerror) when the folder or file cannot be
+// written.
+DatasetFile materialize(const DatasetSpec& spec, const std::string& cache_dir);
+
+// A user's own file: checks that it is a readable regular file; returns its
+// absolute path, size and checksum. Throws harness::RunError("cannot read
+// input file '<path>': <strerror>") otherwise.
+DatasetFile describe_user_file(const std::string& path);
+
+// Reads the whole file into dst; dst_size must equal the file size (the caller
+// allocates, e.g. pinned memory). Throws RunError on any failure (missing,
+// unreadable, size mismatch, short read).
+void load_file(const std::string& path, void* dst, std::uint64_t dst_size);
+
+// Size of a regular file; throws RunError like describe_user_file.
+std::uint64_t file_size(const std::string& path);
+
+// 64-bit xxHash (XXH64) of a buffer.
+std::uint64_t xxh64(const void* data, std::size_t size, std::uint64_t seed = 0);
+
+// "xxh64:<16 lower-case hex digits>" of a file's bytes, streaming (constant
+// memory, any size). Throws RunError like describe_user_file.
+std::string checksum_file(const std::string& path);
+
+// "xxh64:<16 lower-case hex digits>" of a hash value.
+std::string format_checksum(std::uint64_t hash);
+
+}  // namespace harness::datasets

@@ -1,0 +1,84 @@
+// Word count, host side: record splitting, the CPU reference, value format.
+#include <cstring>
+#include <unordered_map>
+
+#include "frameworks/apps/registry.h"
+#include "harness/core/errors.h"
+
+namespace harness::apps {
+namespace {
+
+bool is_letter(std::uint8_t c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
+
+// Longest record handed to one map call: long lines are cut at a non-letter
+// byte so that no word spans two records.
+constexpr std::size_t kMaxRecordBytes = 4096;
+
+class WordCount final : public MapReduceApp {
+ public:
+  std::string name() const override { return "wordcount"; }
+  std::string description() const override {
+    return "count words (maximal runs of ASCII letters, lower-cased); map emits (word, 1), reduce sums";
+  }
+  std::string default_dataset() const override { return "text-zipf"; }
+  std::uint32_t value_size() const override { return 4; }
+  std::uint32_t output_value_size() const override { return 4; }
+  bool has_reduce() const override { return true; }
+
+  // Records are lines; a line longer than kMaxRecordBytes is cut at the first
+  // non-letter byte past that length.
+  std::vector<std::uint32_t> split_records(const std::uint8_t* data, std::size_t size) const override {
+    if (size >= 0xffffffffu) throw RunError("word count input must be smaller than 4 GiB");
+    std::vector<std::uint32_t> offsets;
+    offsets.reserve(size / 64 + 2);
+    std::size_t start = 0;
+    while (start < size) {
+      const void* nl = std::memchr(data + start, '\n', std::min(size - start, kMaxRecordBytes));
+      std::size_t end;
+      if (nl) {
+        end = static_cast<std::size_t>(static_cast<const std::uint8_t*>(nl) - data) + 1;
+      } else {
+        end = std::min(size, start + kMaxRecordBytes);
+        while (end < size && is_letter(data[end - 1]) && is_letter(data[end])) ++end;
+      }
+      offsets.push_back(static_cast<std::uint32_t>(start));
+      start = end;
+    }
+    offsets.push_back(static_cast<std::uint32_t>(size));
+    return offsets;
+  }
+
+  KeyValueList reference(const std::uint8_t* data, std::size_t size) const override {
+    std::unordered_map<std::string, std::uint32_t> counts;
+    std::string word;
+    for (std::size_t i = 0; i <= size; ++i) {
+      if (i < size && is_letter(data[i])) {
+        char c = static_cast<char>(data[i]);
+        word.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c);
+      } else if (!word.empty()) {
+        ++counts[word];
+        word.clear();
+      }
+    }
+    KeyValueList out;
+    out.reserve(counts.size());
+    for (auto& [w, n] : counts) out.emplace_back(w, std::string(reinterpret_cast<const char*>(&n), 4));
+    sort_by_key(out);
+    return out;
+  }
+
+  std::string format_value(std::string_view raw) const override {
+    std::uint32_t v = 0;
+    std::memcpy(&v, raw.data(), std::min<std::size_t>(raw.size(), 4));
+    return std::to_string(v);
+  }
+};
+
+}  // namespace
+
+const MapReduceApp& wordcount_app() {
+  static const WordCount app;
+  return app;
+}
+
+}  // namespace harness::apps

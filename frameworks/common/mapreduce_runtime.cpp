@@ -1,0 +1,93 @@
+#include "frameworks/common/mapreduce_runtime.h"
+
+#include <map>
+#include <mutex>
+#include <ostream>
+#include <tuple>
+
+#include "frameworks/apps/registry.h"
+#include "harness/core/errors.h"
+
+namespace harness::mapreduce {
+namespace {
+
+// References are computed once per (app, input) and shared by every variant
+// measured on that input.
+const apps::KeyValueList& cached_reference(const apps::MapReduceApp& app, const std::uint8_t* input,
+                                           std::size_t size) {
+  static std::mutex mutex;
+  static std::map<std::tuple<std::string, const std::uint8_t*, std::size_t>, apps::KeyValueList> cache;
+  std::lock_guard lock(mutex);
+  auto key = std::make_tuple(app.name(), input, size);
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    if (cache.size() > 4) cache.clear();  // inputs change between points; keep memory bounded
+    it = cache.emplace(key, app.reference(input, size)).first;
+  }
+  return it->second;
+}
+
+class MapReducePoint final : public PointRunner {
+ public:
+  MapReducePoint(const PointContext& ctx, std::unique_ptr<Runtime> runtime)
+      : app_(apps::find_mapreduce_app(ctx.app)), input_(ctx.input), size_(ctx.input_size),
+        runtime_(std::move(runtime)) {}
+
+  void prepare() override {
+    reference_ = &cached_reference(app_, input_, size_);
+    runtime_->prepare(app_);
+  }
+  Measurement run_once() override {
+    RunResult r = runtime_->run(app_, input_, size_);
+    output_ = std::move(r.output);
+    work_ = r.work;
+    work_.input_bytes = size_;
+    work_.output_keys = output_.size();
+    return r.measurement;
+  }
+  std::string validate_last() override { return apps::compare_outputs(app_, *reference_, output_); }
+  Work work() const override { return work_; }
+  void write_output_tsv(std::ostream& out) const override {
+    for (const auto& [k, v] : output_) out << k << '\t' << app_.format_value(v) << '\n';
+  }
+
+ private:
+  const apps::MapReduceApp& app_;
+  const std::uint8_t* input_;
+  std::size_t size_;
+  std::unique_ptr<Runtime> runtime_;
+  const apps::KeyValueList* reference_ = nullptr;
+  apps::KeyValueList output_;
+  Work work_;
+};
+
+}  // namespace
+
+std::function<std::unique_ptr<PointRunner>(const PointContext&)> point_factory(RuntimeFactory make_runtime) {
+  return [make_runtime](const PointContext& ctx) -> std::unique_ptr<PointRunner> {
+    return std::make_unique<MapReducePoint>(ctx, make_runtime(ctx));
+  };
+}
+
+bool param_bool(const Params& params, const std::string& name) {
+  auto it = params.find(name);
+  if (it == params.end()) throw UsageError("missing parameter '" + name + "'");
+  const std::string& v = it->second;
+  if (v == "1" || v == "true" || v == "on" || v == "yes") return true;
+  if (v == "0" || v == "false" || v == "off" || v == "no") return false;
+  throw UsageError("parameter '" + name + "' must be a boolean, not '" + v + "'");
+}
+
+std::uint32_t param_u32(const Params& params, const std::string& name) {
+  auto it = params.find(name);
+  if (it == params.end()) throw UsageError("missing parameter '" + name + "'");
+  try {
+    std::size_t used = 0;
+    unsigned long v = std::stoul(it->second, &used);
+    if (used == it->second.size() && v <= 0xffffffffUL) return static_cast<std::uint32_t>(v);
+  } catch (const std::exception&) {
+  }
+  throw UsageError("parameter '" + name + "' must be a non-negative integer, not '" + it->second + "'");
+}
+
+}  // namespace harness::mapreduce

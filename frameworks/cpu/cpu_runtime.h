@@ -1,0 +1,34 @@
+// Multi-threaded CPU MapReduce (the Phoenix-style baseline of mars.fig4 and the
+// thesis' CPU-MT): the app's dialect user functions compiled as C++, map on all
+// host cores into per-thread hash tables partitioned by key hash (values
+// combined on insert when the app has a combiner), then one merge + reduce task
+// per partition.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "frameworks/common/mapreduce_runtime.h"
+#include "harness/core/stopwatch.h"
+#include "harness/dialect/dialect.h"
+
+namespace harness::cpu {
+
+struct Options {
+  unsigned threads = 0;  // 0 = every host core
+};
+
+// Runs fn(worker) on `workers` threads and joins them.
+void parallel_for(unsigned workers, const std::function<void(unsigned)>& fn);
+unsigned resolve_threads(unsigned requested);
+
+// One factory per app, defined in cpu/apps/cpu_<app>.cpp.
+std::unique_ptr<mapreduce::Runtime> make_wordcount(const Options& options);
+
+void register_variants();
+
+}  // namespace harness::cpu

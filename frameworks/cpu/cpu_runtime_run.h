@@ -1,0 +1,82 @@
+// Included inside an app's namespace after the app's user functions: the CPU
+// MapReduce runtime specialized for that app.
+
+class CpuMapReduce final : public ::harness::mapreduce::Runtime {
+ public:
+  explicit CpuMapReduce(const ::harness::cpu::Options& options)
+      : threads_(::harness::cpu::resolve_threads(options.threads)) {}
+
+  ::harness::mapreduce::RunResult run(const ::harness::apps::MapReduceApp& app, const std::uint8_t* input,
+                                      std::size_t size) override {
+    using ::harness::Stopwatch;
+    ::harness::mapreduce::RunResult result;
+    auto& phases = result.measurement.phases;
+    Stopwatch total, phase;
+    std::vector<std::uint32_t> offsets = app.split_records(input, size);
+    const std::size_t records = offsets.size() - 1;
+    phases.push_back({"preprocess", phase.elapsed_ms()});
+
+    // Map: thread w takes a contiguous run of records.
+    phase.restart();
+    const unsigned parts = threads_;
+    std::vector<std::vector<Partition>> tables(threads_, std::vector<Partition>(parts));
+    ::harness::cpu::parallel_for(threads_, [&](unsigned w) {
+      EmitCtx ctx;
+      ctx.partitions = &tables[w];
+      const std::size_t begin = records * w / threads_, end = records * (w + 1) / threads_;
+      for (std::size_t r = begin; r < end; ++r) app_map(&ctx, input, offsets[r], offsets[r + 1]);
+    });
+    phases.push_back({"map", phase.elapsed_ms()});
+
+    // Merge each partition across threads, then reduce it.
+    phase.restart();
+    std::vector<std::vector<std::pair<std::string, APP_OUT_T>>> outputs(parts);
+    std::uint64_t distinct = 0;
+    ::harness::cpu::parallel_for(parts, [&](unsigned p) {
+      Partition merged = std::move(tables[0][p]);
+      for (unsigned w = 1; w < threads_; ++w) {
+        for (auto& [key, slot] : tables[w][p]) {
+          auto it = merged.find(key);
+          if (it == merged.end()) {
+            merged.emplace(key, std::move(slot));
+            continue;
+          }
+#if APP_HAS_COMBINE
+          it->second = app_combine(it->second, slot);
+#else
+          it->second.insert(it->second.end(), slot.begin(), slot.end());
+#endif
+        }
+      }
+      EmitCtx ctx;
+      ctx.out = &outputs[p];
+      outputs[p].reserve(merged.size());
+      for (auto& [key, slot] : merged) {
+#if APP_HAS_COMBINE
+        ValueList values{&slot, 1};
+#else
+        ValueList values{slot.data(), static_cast<u32>(slot.size())};
+#endif
+        app_reduce(&ctx, reinterpret_cast<const uchar*>(key.data()), static_cast<u32>(key.size()), &values);
+      }
+    });
+    phases.push_back({"merge_reduce", phase.elapsed_ms()});
+    result.measurement.total_ms = total.elapsed_ms();
+
+    for (auto& part : outputs) {
+      distinct += part.size();
+      for (auto& [k, v] : part) {
+        result.output.emplace_back(std::move(k), std::string(reinterpret_cast<const char*>(&v), sizeof(v)));
+      }
+    }
+    ::harness::apps::sort_by_key(result.output);
+    result.work.records = records;
+    result.work.bytes_read = size;
+    result.measurement.counters["threads"] = threads_;
+    result.measurement.counters["distinct_keys"] = static_cast<double>(distinct);
+    return result;
+  }
+
+ private:
+  unsigned threads_;
+};

@@ -1,0 +1,151 @@
+/* Mars runtime kernels (seed S1, section 3): map count / emit, bitonic sort of
+ * the directory index, group detection, reduce count / emit. Included after
+ * the app's user functions (frameworks/common/mapreduce_program.cpp). */
+
+/* Task k of thread t. Coalesced (Mars 3.4): thread t takes tasks t, t+T, t+2T,
+ * so neighbouring threads touch neighbouring records. Chunked: a contiguous run. */
+DEVICE_FN u32 mars_task(u32 t, u32 k, u32 threads, u32 per_thread, u32 coalesced) {
+  return coalesced ? t + k * threads : t * per_thread + k;
+}
+
+DEVICE_FN EmitCtx mars_ctx(u32 counting, u32 key_bytes, u32 pairs) {
+  EmitCtx ctx;
+  ctx.counting = counting;
+  ctx.key_bytes = key_bytes;
+  ctx.pairs = pairs;
+  ctx.keys = 0;
+  ctx.recs = 0;
+  ctx.vals = 0;
+  ctx.out_recs = 0;
+  ctx.out_vals = 0;
+  return ctx;
+}
+
+/* ------------------------------------------------------------------ map */
+KERNEL mars_map_count(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u32 num_records, u32 coalesced,
+                      GLOBAL u32* key_bytes, GLOBAL u32* pairs) {
+  u32 t = GLOBAL_ID, threads = GLOBAL_SIZE;
+  u32 per = (num_records + threads - 1) / threads;
+  EmitCtx ctx = mars_ctx(1u, 0u, 0u);
+  for (u32 k = 0; k < per; ++k) {
+    u32 r = mars_task(t, k, threads, per, coalesced);
+    if (r >= num_records) break;
+    app_map(&ctx, input, rec_off[r], rec_off[r + 1]);
+  }
+  key_bytes[t] = ctx.key_bytes;
+  pairs[t] = ctx.pairs;
+}
+
+KERNEL mars_map_emit(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u32 num_records, u32 coalesced,
+                     GLOBAL const u32* key_offsets, GLOBAL const u32* pair_offsets, GLOBAL uchar* keys,
+                     GLOBAL MarsRecord* recs, GLOBAL APP_VAL_T* vals) {
+  u32 t = GLOBAL_ID, threads = GLOBAL_SIZE;
+  u32 per = (num_records + threads - 1) / threads;
+  EmitCtx ctx = mars_ctx(0u, key_offsets[t], pair_offsets[t]);
+  ctx.keys = keys;
+  ctx.recs = recs;
+  ctx.vals = vals;
+  for (u32 k = 0; k < per; ++k) {
+    u32 r = mars_task(t, k, threads, per, coalesced);
+    if (r >= num_records) break;
+    app_map(&ctx, input, rec_off[r], rec_off[r + 1]);
+  }
+}
+
+/* ----------------------------------------------------------------- sort */
+/* Order of two index records. With hashing (Mars 3.4 "Sort") records compare
+ * by hash first and fetch key bytes only on equal hashes: equal keys still end
+ * up adjacent, though not in byte order. */
+DEVICE_FN int mars_compare(GLOBAL const uchar* keys, MarsRecord a, MarsRecord b, u32 use_hash) {
+  int a_pad = a.key_len == MARS_SENTINEL, b_pad = b.key_len == MARS_SENTINEL;
+  if (a_pad || b_pad) return a_pad - b_pad;
+  if (use_hash && a.hash != b.hash) return a.hash < b.hash ? -1 : 1;
+  u32 n = a.key_len < b.key_len ? a.key_len : b.key_len;
+  for (u32 i = 0; i < n; ++i) {
+    uchar x = keys[a.key_off + i], y = keys[b.key_off + i];
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return (a.key_len > b.key_len) - (a.key_len < b.key_len);
+}
+
+/* One compare-exchange step (stage k, distance j) of a bitonic sort over a
+ * power-of-two count of records; one work-item per pair. */
+KERNEL mars_bitonic_step(GLOBAL MarsRecord* recs, GLOBAL const uchar* keys, u32 pairs, u32 j, u32 k,
+                         u32 use_hash) {
+  u32 t = GLOBAL_ID;
+  if (t >= pairs) return;
+  u32 i = (t / j) * 2u * j + (t % j);
+  u32 l = i + j;
+  int ascending = (i & k) == 0;
+  MarsRecord a = recs[i], b = recs[l];
+  int c = mars_compare(keys, a, b, use_hash);
+  if (ascending ? c > 0 : c < 0) {
+    recs[i] = b;
+    recs[l] = a;
+  }
+}
+
+/* --------------------------------------------------------------- groups */
+DEVICE_FN int mars_same_key(GLOBAL const uchar* keys, MarsRecord a, MarsRecord b) {
+  if (a.key_len != b.key_len || a.hash != b.hash) return 0;
+  for (u32 i = 0; i < a.key_len; ++i) {
+    if (keys[a.key_off + i] != keys[b.key_off + i]) return 0;
+  }
+  return 1;
+}
+
+KERNEL mars_mark_groups(GLOBAL const MarsRecord* recs, GLOBAL const uchar* keys, u32 n, GLOBAL u32* flags) {
+  u32 i = GLOBAL_ID;
+  if (i >= n) return;
+  flags[i] = (i == 0 || !mars_same_key(keys, recs[i - 1], recs[i])) ? 1u : 0u;
+}
+
+/* ids = exclusive scan of flags, so a group's first record i has ids[i] = group. */
+KERNEL mars_group_starts(GLOBAL const u32* flags, GLOBAL const u32* ids, u32 n, GLOBAL u32* starts) {
+  u32 i = GLOBAL_ID;
+  if (i < n && flags[i]) starts[ids[i]] = i;
+}
+
+/* --------------------------------------------------------------- reduce */
+DEVICE_FN void mars_reduce_group(EmitCtx* ctx, GLOBAL const MarsRecord* recs, GLOBAL const uchar* keys,
+                                 GLOBAL const APP_VAL_T* vals, GLOBAL const u32* starts, u32 g) {
+  ValueList values;
+  values.recs = recs;
+  values.vals = vals;
+  values.begin = starts[g];
+  values.count = starts[g + 1] - starts[g];
+  MarsRecord first = recs[values.begin];
+  app_reduce(ctx, keys + first.key_off, first.key_len, &values);
+}
+
+KERNEL mars_reduce_count(GLOBAL const MarsRecord* recs, GLOBAL const uchar* keys, GLOBAL const APP_VAL_T* vals,
+                         GLOBAL const u32* starts, u32 groups, u32 coalesced, GLOBAL u32* key_bytes,
+                         GLOBAL u32* outputs) {
+  u32 t = GLOBAL_ID, threads = GLOBAL_SIZE;
+  u32 per = (groups + threads - 1) / threads;
+  EmitCtx ctx = mars_ctx(1u, 0u, 0u);
+  for (u32 k = 0; k < per; ++k) {
+    u32 g = mars_task(t, k, threads, per, coalesced);
+    if (g >= groups) break;
+    mars_reduce_group(&ctx, recs, keys, vals, starts, g);
+  }
+  key_bytes[t] = ctx.key_bytes;
+  outputs[t] = ctx.pairs;
+}
+
+KERNEL mars_reduce_emit(GLOBAL const MarsRecord* recs, GLOBAL const uchar* keys, GLOBAL const APP_VAL_T* vals,
+                        GLOBAL const u32* starts, u32 groups, u32 coalesced, GLOBAL const u32* key_offsets,
+                        GLOBAL const u32* out_offsets, GLOBAL uchar* out_keys, GLOBAL MarsOutRecord* out_recs,
+                        GLOBAL APP_OUT_T* out_vals) {
+  u32 t = GLOBAL_ID, threads = GLOBAL_SIZE;
+  u32 per = (groups + threads - 1) / threads;
+  EmitCtx ctx = mars_ctx(0u, key_offsets[t], out_offsets[t]);
+  ctx.keys = out_keys;
+  ctx.out_recs = out_recs;
+  ctx.out_vals = out_vals;
+  for (u32 k = 0; k < per; ++k) {
+    u32 g = mars_task(t, k, threads, per, coalesced);
+    if (g >= groups) break;
+    mars_reduce_group(&ctx, recs, keys, vals, starts, g);
+  }
+}

@@ -1,0 +1,275 @@
+#include "frameworks/mars/mars_runtime.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "frameworks/common/buffer_pool.h"
+#include "frameworks/common/mapreduce_program.h"
+#include "frameworks/common/scan.h"
+#include "harness/core/errors.h"
+#include "harness/core/stopwatch.h"
+
+namespace harness::mars {
+namespace {
+
+using backend::Buffer;
+using backend::LaunchShape;
+
+// Host mirrors of the dialect structs in kernels/mars_emit.clh.
+struct Record {
+  std::uint32_t key_off, key_len, hash, val_idx;
+};
+struct OutRecord {
+  std::uint32_t key_off, key_len;
+};
+constexpr std::uint32_t kSentinel = 0xffffffffu;
+constexpr std::uint32_t kSortGroup = 256;
+
+std::uint32_t next_pow2(std::uint32_t n) {
+  std::uint32_t p = 1;
+  while (p < n) p <<= 1;
+  return p;
+}
+
+std::uint32_t checked_u32(std::uint64_t v, const char* what) {
+  if (v > 0xffffffffULL) throw RunError(std::string("mars: ") + what + " exceed 4 GiB / 2^32 entries");
+  return static_cast<std::uint32_t>(v);
+}
+
+class Mars final : public mapreduce::Runtime {
+ public:
+  Mars(backend::Device& device, Options options) : device_(device), options_(options), pool_(device) {
+    if (options_.groups == 0) {
+      options_.groups = static_cast<std::uint32_t>(std::max(1, device.info().compute_units * 16));
+    }
+  }
+
+  void prepare(const apps::MapReduceApp& app) override {
+    program_ = device_.build(mapreduce::mapreduce_program("mars", app));
+    scan_ = std::make_unique<mapreduce::Scan>(pool_);
+    for (const char* k : {"mars_map_count", "mars_map_emit", "mars_bitonic_step", "mars_mark_groups",
+                          "mars_group_starts", "mars_reduce_count", "mars_reduce_emit"}) {
+      kernels_[k] = program_->kernel(k);
+    }
+  }
+
+  mapreduce::RunResult run(const apps::MapReduceApp& app, const std::uint8_t* input, std::size_t size) override {
+    auto& q = device_.queue();
+    mapreduce::RunResult result;
+    Stopwatch total;
+    const LaunchShape tasks{options_.groups, options_.group_size};
+    const std::uint32_t threads = tasks.groups * tasks.group_size;
+    const std::uint32_t coalesced = options_.coalesced ? 1u : 0u;
+
+    // Preprocessing on the host: split the input into map records (Mars' AddMapInputRecord).
+    Stopwatch host;
+    std::vector<std::uint32_t> offsets = app.split_records(input, size);
+    const auto records = static_cast<std::uint32_t>(offsets.size() - 1);
+    result.measurement.phases.push_back({"preprocess", host.elapsed_ms()});
+
+    Buffer& d_input = pool_.get("input", size);
+    Buffer& d_offsets = pool_.get("offsets", offsets.size() * 4);
+    q.begin_span("copy_in");
+    q.write(d_input, 0, input, size);
+    q.write(d_offsets, 0, offsets.data(), offsets.size() * 4);
+    q.end_span();
+
+    // Map, count pass and prefix sums: each thread's key bytes and pair count.
+    Buffer& key_off = pool_.get("map.key_offsets", std::size_t{threads} * 4);
+    Buffer& pair_off = pool_.get("map.pair_offsets", std::size_t{threads} * 4);
+    q.begin_span("map_count");
+    q.launch(kernels_["mars_map_count"], tasks, d_input, d_offsets, records, coalesced, key_off, pair_off);
+    const std::uint32_t key_bytes = checked_u32(scan_->exclusive(key_off, threads), "intermediate keys");
+    const std::uint32_t pairs = checked_u32(scan_->exclusive(pair_off, threads), "intermediate pairs");
+    q.end_span();
+
+    // Map, emit pass. The index is padded to a power of two for the bitonic sort.
+    const std::uint32_t padded = std::max<std::uint32_t>(2, next_pow2(pairs));
+    Buffer& keys = pool_.get("keys", key_bytes);
+    Buffer& recs = pool_.get("recs", std::size_t{padded} * sizeof(Record));
+    Buffer& vals = pool_.get("vals", std::size_t{pairs} * app.value_size());
+    q.begin_span("map");
+    q.launch(kernels_["mars_map_emit"], tasks, d_input, d_offsets, records, coalesced, key_off, pair_off, keys, recs,
+             vals);
+    if (padded > pairs) {
+      padding_.assign(padded - pairs, Record{0, kSentinel, kSentinel, 0});
+      q.write(recs, std::size_t{pairs} * sizeof(Record), padding_.data(), padding_.size() * sizeof(Record));
+    }
+    q.end_span();
+
+    q.begin_span("sort");
+    const std::uint32_t use_hash = options_.hash_keys ? 1u : 0u;
+    const std::uint32_t half = padded / 2;
+    for (std::uint32_t k = 2; k <= padded; k <<= 1) {
+      for (std::uint32_t j = k >> 1; j > 0; j >>= 1) {
+        q.launch(kernels_["mars_bitonic_step"], LaunchShape::cover(half, kSortGroup), recs, keys, half, j, k,
+                 use_hash);
+      }
+    }
+    q.end_span();
+
+    std::vector<OutRecord> out_recs;
+    std::vector<char> out_keys, out_vals;
+    if (app.has_reduce()) {
+      reduce(app, pairs, keys, recs, vals, tasks, coalesced, out_recs, out_keys, out_vals);
+    } else {
+      copy_out_intermediate(app, pairs, key_bytes, keys, recs, vals, out_recs, out_keys, out_vals);
+    }
+    result.measurement.total_ms = total.elapsed_ms();
+    for (auto& span : q.take_spans()) result.measurement.phases.push_back({span.name, span.milliseconds});
+
+    result.output.reserve(out_recs.size());
+    const std::uint32_t vsize = app.has_reduce() ? app.output_value_size() : app.value_size();
+    for (std::size_t i = 0; i < out_recs.size(); ++i) {
+      result.output.emplace_back(std::string(out_keys.data() + out_recs[i].key_off, out_recs[i].key_len),
+                                 std::string(out_vals.data() + i * vsize, vsize));
+    }
+    apps::sort_by_key(result.output);
+
+    result.work.records = records;
+    result.work.intermediate_pairs = pairs;
+    result.work.bytes_read = size;
+    result.work.bytes_written = std::uint64_t{key_bytes} + std::uint64_t{pairs} * (sizeof(Record) + app.value_size());
+    result.measurement.counters["threads"] = threads;
+    result.measurement.counters["sort_steps"] = sort_steps(padded);
+    result.measurement.counters["intermediate_key_bytes"] = key_bytes;
+    return result;
+  }
+
+ private:
+  static double sort_steps(std::uint32_t padded) {
+    double s = 0;
+    for (std::uint32_t k = 2; k <= padded; k <<= 1) {
+      for (std::uint32_t j = k >> 1; j > 0; j >>= 1) s += 1;
+    }
+    return s;
+  }
+
+  void reduce(const apps::MapReduceApp& app, std::uint32_t pairs, Buffer& keys, Buffer& recs, Buffer& vals,
+              LaunchShape tasks, std::uint32_t coalesced, std::vector<OutRecord>& out_recs,
+              std::vector<char>& out_keys, std::vector<char>& out_vals) {
+    auto& q = device_.queue();
+    const std::uint32_t threads = tasks.groups * tasks.group_size;
+    Buffer& flags = pool_.get("group.flags", std::size_t{pairs} * 4 + 4);
+    Buffer& ids = pool_.get("group.ids", std::size_t{pairs} * 4 + 4);
+    q.begin_span("reduce");
+    std::uint32_t groups = 0;
+    if (pairs > 0) {
+      q.launch(kernels_["mars_mark_groups"], LaunchShape::cover(pairs, kSortGroup), recs, keys, pairs, flags);
+      q.copy(ids, 0, flags, 0, std::size_t{pairs} * 4);
+      groups = static_cast<std::uint32_t>(scan_->exclusive(ids, pairs));
+    }
+    Buffer& starts = pool_.get("group.starts", std::size_t{groups} * 4 + 4);
+    q.write(starts, std::size_t{groups} * 4, &pairs, 4);
+    Buffer& key_off = pool_.get("reduce.key_offsets", std::size_t{threads} * 4);
+    Buffer& out_off = pool_.get("reduce.out_offsets", std::size_t{threads} * 4);
+    std::uint32_t out_key_bytes = 0, outputs = 0;
+    if (groups > 0) {
+      q.launch(kernels_["mars_group_starts"], LaunchShape::cover(pairs, kSortGroup), flags, ids, pairs, starts);
+      q.launch(kernels_["mars_reduce_count"], tasks, recs, keys, vals, starts, groups, coalesced, key_off, out_off);
+      out_key_bytes = checked_u32(scan_->exclusive(key_off, threads), "output keys");
+      outputs = checked_u32(scan_->exclusive(out_off, threads), "outputs");
+    }
+    Buffer& d_out_keys = pool_.get("out.keys", out_key_bytes);
+    Buffer& d_out_recs = pool_.get("out.recs", std::size_t{outputs} * sizeof(OutRecord));
+    Buffer& d_out_vals = pool_.get("out.vals", std::size_t{outputs} * app.output_value_size());
+    if (groups > 0) {
+      q.launch(kernels_["mars_reduce_emit"], tasks, recs, keys, vals, starts, groups, coalesced, key_off, out_off,
+               d_out_keys, d_out_recs, d_out_vals);
+    }
+    q.end_span();
+
+    q.begin_span("copy_out");
+    out_recs.resize(outputs);
+    out_keys.resize(out_key_bytes);
+    out_vals.resize(std::size_t{outputs} * app.output_value_size());
+    q.read(out_recs.data(), d_out_recs, 0, out_recs.size() * sizeof(OutRecord));
+    q.read(out_keys.data(), d_out_keys, 0, out_keys.size());
+    q.read(out_vals.data(), d_out_vals, 0, out_vals.size());
+    q.end_span();
+    q.finish();
+  }
+
+  // noReduce: the sorted intermediate pairs are the output.
+  void copy_out_intermediate(const apps::MapReduceApp& app, std::uint32_t pairs, std::uint32_t key_bytes,
+                             Buffer& keys, Buffer& recs, Buffer& vals, std::vector<OutRecord>& out_recs,
+                             std::vector<char>& out_keys, std::vector<char>& out_vals) {
+    auto& q = device_.queue();
+    std::vector<Record> sorted(pairs);
+    std::vector<char> all_vals(std::size_t{pairs} * app.value_size());
+    out_keys.resize(key_bytes);
+    q.begin_span("copy_out");
+    q.read(sorted.data(), recs, 0, sorted.size() * sizeof(Record));
+    q.read(out_keys.data(), keys, 0, out_keys.size());
+    q.read(all_vals.data(), vals, 0, all_vals.size());
+    q.end_span();
+    q.finish();
+    out_recs.resize(pairs);
+    out_vals.resize(all_vals.size());
+    for (std::uint32_t i = 0; i < pairs; ++i) {
+      out_recs[i] = {sorted[i].key_off, sorted[i].key_len};
+      std::memcpy(out_vals.data() + std::size_t{i} * app.value_size(),
+                  all_vals.data() + std::size_t{sorted[i].val_idx} * app.value_size(), app.value_size());
+    }
+  }
+
+  backend::Device& device_;
+  Options options_;
+  mapreduce::BufferPool pool_;
+  std::shared_ptr<backend::Program> program_;
+  std::unique_ptr<mapreduce::Scan> scan_;
+  std::map<std::string, backend::Kernel> kernels_;
+  std::vector<Record> padding_;
+};
+
+}  // namespace
+
+Options options_from(const Params& params) {
+  Options o;
+  o.hash_keys = mapreduce::param_bool(params, "hash_keys");
+  o.coalesced = mapreduce::param_bool(params, "coalesced");
+  o.groups = mapreduce::param_u32(params, "groups");
+  o.group_size = mapreduce::param_u32(params, "group_size");
+  if (o.group_size == 0 || (o.group_size & (o.group_size - 1)) != 0 || o.group_size > 1024) {
+    throw UsageError("mars: group_size must be a power of two from 1 to 1024");
+  }
+  return o;
+}
+
+std::unique_ptr<mapreduce::Runtime> make_runtime(backend::Device& device, const Options& options) {
+  return std::make_unique<Mars>(device, options);
+}
+
+void register_variants() {
+  const Params defaults{{"hash_keys", "1"}, {"coalesced", "1"}, {"groups", "0"}, {"group_size", "128"}};
+  struct Def {
+    const char* name;
+    const char* description;
+    Params overrides;
+  };
+  const Def defs[] = {
+      {"default", "count + prefix-sum output, bitonic sort with key hashing, coalesced task assignment", {}},
+      {"sort", "as default without key hashing: the sort compares key bytes (mars.fig6 baseline)",
+       {{"hash_keys", "0"}}},
+      {"no-coalesce", "as default with each thread taking a contiguous chunk of records (mars.fig7 baseline)",
+       {{"coalesced", "0"}}},
+  };
+  for (const Def& d : defs) {
+    Params p = defaults;
+    for (const auto& [k, v] : d.overrides) p[k] = v;
+    VariantInfo v;
+    v.framework = "mars";
+    v.name = d.name;
+    v.description = d.description;
+    v.backends = {backend::Kind::opencl, backend::Kind::cuda};
+    v.default_params = p;
+    v.apps = {"wordcount"};
+    v.make = mapreduce::point_factory([](const PointContext& ctx) {
+      if (!ctx.device) throw UsageError("mars needs a GPU backend (opencl or cuda)");
+      return make_runtime(*ctx.device, options_from(ctx.params));
+    });
+    Registry::instance().add_variant(std::move(v));
+  }
+}
+
+}  // namespace harness::mars

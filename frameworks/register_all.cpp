@@ -1,0 +1,20 @@
+// Every framework registers its variants here: adding a framework is one line.
+#include "frameworks/apps/registry.h"
+#include "frameworks/cpu/cpu_runtime.h"
+#include "frameworks/mars/mars_runtime.h"
+#include "harness/core/registry.h"
+
+namespace harness {
+
+void register_all() {
+  static bool done = false;
+  if (done) return;
+  done = true;
+  for (const apps::MapReduceApp* app : apps::mapreduce_apps()) {
+    Registry::instance().add_app({app->name(), "mapreduce", app->description(), app->default_dataset()});
+  }
+  cpu::register_variants();
+  mars::register_variants();
+}
+
+}  // namespace harness

@@ -1,0 +1,102 @@
+#include "harness/backend/cpu_device.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include <unistd.h>
+
+#include "harness/core/errors.h"
+
+namespace harness::backend::cpu {
+
+std::string cpu_model_name() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
+    }
+  }
+  return "unknown CPU";
+}
+
+std::uint64_t host_memory_bytes() {
+  long pages = sysconf(_SC_PHYS_PAGES);
+  long page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
+}
+
+std::vector<DeviceInfo> list_devices() {
+  DeviceInfo d;
+  d.kind = Kind::cpu;
+  d.index = 0;
+  d.name = cpu_model_name();
+  d.vendor = "host";
+  d.type = "cpu";
+  d.platform = "native threads";
+  d.global_memory_bytes = host_memory_bytes();
+  d.max_allocation_bytes = d.global_memory_bytes;
+  d.compute_units = static_cast<int>(std::thread::hardware_concurrency());
+  return {d};
+}
+
+namespace {
+
+class HostQueue final : public Queue {
+ public:
+  void write(Buffer& dst, std::size_t off, const void* src, std::size_t bytes) override {
+    std::memcpy(static_cast<char*>(dst.handle()) + off, src, bytes);
+  }
+  void read(void* dst, const Buffer& src, std::size_t off, std::size_t bytes) override {
+    std::memcpy(dst, static_cast<const char*>(src.handle()) + off, bytes);
+  }
+  void copy(Buffer& dst, std::size_t doff, const Buffer& src, std::size_t soff, std::size_t bytes) override {
+    std::memcpy(static_cast<char*>(dst.handle()) + doff, static_cast<const char*>(src.handle()) + soff, bytes);
+  }
+  void fill_zero(Buffer& dst, std::size_t off, std::size_t bytes) override {
+    std::memset(static_cast<char*>(dst.handle()) + off, 0, bytes);
+  }
+  void launch_args(const Kernel& kernel, LaunchShape, const std::vector<KernelArg>&) override {
+    throw RunError("the cpu backend runs no kernels (asked for '" + kernel.name() + "')");
+  }
+  void finish() override {}
+  void begin_span(const std::string&) override {}
+  void end_span() override {}
+  std::vector<TimedSpan> take_spans() override { return {}; }
+};
+
+class HostDevice final : public Device {
+ public:
+  HostDevice() : info_(list_devices().front()) {}
+  const DeviceInfo& info() const override { return info_; }
+  Buffer allocate(std::size_t bytes) override {
+    void* p = std::malloc(bytes ? bytes : 1);
+    if (!p) throw DeviceOutOfMemory("out of host memory allocating " + std::to_string(bytes) + " bytes");
+    return Buffer(p, bytes, [](void* q) { std::free(q); });
+  }
+  HostBuffer allocate_host(std::size_t bytes, bool) override {
+    void* p = std::malloc(bytes ? bytes : 1);
+    if (!p) throw DeviceOutOfMemory("out of host memory allocating " + std::to_string(bytes) + " bytes");
+    return HostBuffer(p, bytes, [](void* q) { std::free(q); });
+  }
+  std::shared_ptr<Program> build(const ProgramSource& source) override {
+    throw KernelBuildError("the cpu backend builds no kernels (program '" + source.name + "')", "");
+  }
+  Queue& queue() override { return queue_; }
+
+ private:
+  DeviceInfo info_;
+  HostQueue queue_;
+};
+
+}  // namespace
+
+std::unique_ptr<Device> open_device(int index) {
+  if (index != 0) throw NoDevice("no cpu device " + std::to_string(index) + " (the host is device 0)");
+  return std::make_unique<HostDevice>();
+}
+
+}  // namespace harness::backend::cpu

@@ -1,0 +1,25 @@
+// The host as a device: information for `harness env` and result documents.
+// CPU runtimes run native threads and need no buffers or kernels, so
+// open_device returns a Device whose allocate() gives host memory and whose
+// build() refuses (no kernel compiler on this backend).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "harness/backend/backend.h"
+
+namespace harness::backend::cpu {
+
+std::vector<DeviceInfo> list_devices();
+std::unique_ptr<Device> open_device(int index);
+// Host facts used by result documents.
+std::string cpu_model_name();
+std::uint64_t host_memory_bytes();
+
+}  // namespace harness::backend::cpu
+
+namespace harness::backend {
+// Name of the host CPU, for result documents.
+inline std::string cpu_device_name() { return cpu::cpu_model_name(); }
+}  // namespace harness::backend

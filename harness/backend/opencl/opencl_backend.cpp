@@ -1,0 +1,444 @@
+#include "harness/backend/opencl/opencl_backend.h"
+
+#include <CL/cl.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <mutex>
+
+#include <fmt/format.h>
+
+#include "harness/core/embedded_files.h"
+#include "harness/core/errors.h"
+
+namespace harness::backend::opencl {
+
+const char* error_name(int code) {
+  switch (code) {
+#define HARNESS_CL_ERR(x) \
+  case x: return #x;
+    HARNESS_CL_ERR(CL_SUCCESS)
+    HARNESS_CL_ERR(CL_DEVICE_NOT_FOUND)
+    HARNESS_CL_ERR(CL_DEVICE_NOT_AVAILABLE)
+    HARNESS_CL_ERR(CL_COMPILER_NOT_AVAILABLE)
+    HARNESS_CL_ERR(CL_MEM_OBJECT_ALLOCATION_FAILURE)
+    HARNESS_CL_ERR(CL_OUT_OF_RESOURCES)
+    HARNESS_CL_ERR(CL_OUT_OF_HOST_MEMORY)
+    HARNESS_CL_ERR(CL_PROFILING_INFO_NOT_AVAILABLE)
+    HARNESS_CL_ERR(CL_BUILD_PROGRAM_FAILURE)
+    HARNESS_CL_ERR(CL_INVALID_VALUE)
+    HARNESS_CL_ERR(CL_INVALID_DEVICE)
+    HARNESS_CL_ERR(CL_INVALID_CONTEXT)
+    HARNESS_CL_ERR(CL_INVALID_COMMAND_QUEUE)
+    HARNESS_CL_ERR(CL_INVALID_MEM_OBJECT)
+    HARNESS_CL_ERR(CL_INVALID_PROGRAM)
+    HARNESS_CL_ERR(CL_INVALID_PROGRAM_EXECUTABLE)
+    HARNESS_CL_ERR(CL_INVALID_KERNEL_NAME)
+    HARNESS_CL_ERR(CL_INVALID_KERNEL)
+    HARNESS_CL_ERR(CL_INVALID_ARG_INDEX)
+    HARNESS_CL_ERR(CL_INVALID_ARG_VALUE)
+    HARNESS_CL_ERR(CL_INVALID_ARG_SIZE)
+    HARNESS_CL_ERR(CL_INVALID_KERNEL_ARGS)
+    HARNESS_CL_ERR(CL_INVALID_WORK_DIMENSION)
+    HARNESS_CL_ERR(CL_INVALID_WORK_GROUP_SIZE)
+    HARNESS_CL_ERR(CL_INVALID_WORK_ITEM_SIZE)
+    HARNESS_CL_ERR(CL_INVALID_GLOBAL_OFFSET)
+    HARNESS_CL_ERR(CL_INVALID_EVENT)
+    HARNESS_CL_ERR(CL_INVALID_OPERATION)
+    HARNESS_CL_ERR(CL_INVALID_BUFFER_SIZE)
+    HARNESS_CL_ERR(CL_INVALID_GLOBAL_WORK_SIZE)
+    HARNESS_CL_ERR(CL_INVALID_PLATFORM)
+    HARNESS_CL_ERR(CL_INVALID_BUILD_OPTIONS)
+    HARNESS_CL_ERR(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+#undef HARNESS_CL_ERR
+    case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
+    default: return "unknown OpenCL error";
+  }
+}
+
+namespace {
+
+bool is_out_of_memory(cl_int err) {
+  return err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES ||
+         err == CL_OUT_OF_HOST_MEMORY;
+}
+
+// Throws the error type a caller can act on: out-of-memory conditions surface
+// as DeviceOutOfMemory wherever the driver reports them (allocation is lazy on
+// several platforms, so an enqueue may be the first to fail).
+void check(cl_int err, const char* what, const std::string& context = {}) {
+  if (err == CL_SUCCESS) return;
+  std::string msg = fmt::format("OpenCL error in {}{}: {} ({})", what,
+                                context.empty() ? "" : " (" + context + ")", error_name(err), err);
+  if (is_out_of_memory(err)) throw DeviceOutOfMemory(msg);
+  throw RunError(msg);
+}
+
+std::string device_string(cl_device_id d, cl_device_info what) {
+  size_t n = 0;
+  if (clGetDeviceInfo(d, what, 0, nullptr, &n) != CL_SUCCESS || n == 0) return {};
+  std::string s(n, '\0');
+  clGetDeviceInfo(d, what, n, s.data(), nullptr);
+  while (!s.empty() && (s.back() == '\0' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+std::string platform_string(cl_platform_id p, cl_platform_info what) {
+  size_t n = 0;
+  if (clGetPlatformInfo(p, what, 0, nullptr, &n) != CL_SUCCESS || n == 0) return {};
+  std::string s(n, '\0');
+  clGetPlatformInfo(p, what, n, s.data(), nullptr);
+  while (!s.empty() && (s.back() == '\0' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+template <class T>
+T device_value(cl_device_id d, cl_device_info what, T fallback = T{}) {
+  T v{};
+  return clGetDeviceInfo(d, what, sizeof(T), &v, nullptr) == CL_SUCCESS ? v : fallback;
+}
+
+struct Found {
+  cl_platform_id platform;
+  cl_device_id device;
+};
+
+std::vector<Found> enumerate(std::string* why_none) {
+  cl_uint np = 0;
+  cl_int err = clGetPlatformIDs(0, nullptr, &np);
+  if (err != CL_SUCCESS || np == 0) {
+    if (why_none) {
+      *why_none = fmt::format(
+          "OpenCL: no platform ({}); install an ICD (e.g. pocl-opencl-icd) or point "
+          "OCL_ICD_VENDORS at a folder of .icd files",
+          err == CL_SUCCESS ? "0 platforms" : error_name(err));
+    }
+    return {};
+  }
+  std::vector<cl_platform_id> platforms(np);
+  clGetPlatformIDs(np, platforms.data(), nullptr);
+  std::vector<Found> found;
+  for (cl_platform_id p : platforms) {
+    cl_uint nd = 0;
+    if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, nullptr, &nd) != CL_SUCCESS || nd == 0) continue;
+    std::vector<cl_device_id> devs(nd);
+    clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, nd, devs.data(), nullptr);
+    for (cl_device_id d : devs) found.push_back({p, d});
+  }
+  if (found.empty() && why_none) *why_none = "OpenCL: platforms found but no devices";
+  return found;
+}
+
+DeviceInfo describe(const Found& f, int index) {
+  DeviceInfo info;
+  info.kind = Kind::opencl;
+  info.index = index;
+  info.name = device_string(f.device, CL_DEVICE_NAME);
+  info.vendor = device_string(f.device, CL_DEVICE_VENDOR);
+  auto type = device_value<cl_device_type>(f.device, CL_DEVICE_TYPE);
+  info.type = (type & CL_DEVICE_TYPE_GPU) ? "gpu" : (type & CL_DEVICE_TYPE_CPU) ? "cpu" : "accelerator";
+  info.driver_version = device_string(f.device, CL_DRIVER_VERSION);
+  info.api_version = device_string(f.device, CL_DEVICE_VERSION);
+  info.platform = platform_string(f.platform, CL_PLATFORM_NAME) + " / " +
+                  platform_string(f.platform, CL_PLATFORM_VERSION);
+  info.global_memory_bytes = device_value<cl_ulong>(f.device, CL_DEVICE_GLOBAL_MEM_SIZE);
+  info.max_allocation_bytes = device_value<cl_ulong>(f.device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+  info.local_memory_bytes = device_value<cl_ulong>(f.device, CL_DEVICE_LOCAL_MEM_SIZE);
+  info.l2_cache_bytes = device_value<cl_ulong>(f.device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE);
+  info.compute_units = static_cast<int>(device_value<cl_uint>(f.device, CL_DEVICE_MAX_COMPUTE_UNITS));
+  info.max_work_group_size = static_cast<int>(device_value<size_t>(f.device, CL_DEVICE_MAX_WORK_GROUP_SIZE));
+  info.clock_mhz = static_cast<int>(device_value<cl_uint>(f.device, CL_DEVICE_MAX_CLOCK_FREQUENCY));
+  std::string ext = device_string(f.device, CL_DEVICE_EXTENSIONS);
+  if (ext.find("cl_nv_device_attribute_query") != std::string::npos) {
+    constexpr cl_device_info kCcMajor = 0x4000, kCcMinor = 0x4001, kWarp = 0x4003;
+    info.warp_size = static_cast<int>(device_value<cl_uint>(f.device, kWarp));
+    info.compute_capability = fmt::format("{}.{}", device_value<cl_uint>(f.device, kCcMajor),
+                                          device_value<cl_uint>(f.device, kCcMinor));
+  }
+  return info;
+}
+
+class ClProgram final : public Program {
+ public:
+  ClProgram(cl_program program, std::string name, std::string log)
+      : program_(program), name_(std::move(name)), log_(std::move(log)) {}
+  ~ClProgram() override {
+    for (auto& [_, k] : kernels_) clReleaseKernel(k);
+    clReleaseProgram(program_);
+  }
+  Kernel kernel(const std::string& name) override {
+    auto it = kernels_.find(name);
+    if (it == kernels_.end()) {
+      cl_int err = CL_SUCCESS;
+      cl_kernel k = clCreateKernel(program_, name.c_str(), &err);
+      if (err != CL_SUCCESS) {
+        throw RunError(fmt::format("kernel '{}' not found in program '{}' ({})", name, name_, error_name(err)));
+      }
+      it = kernels_.emplace(name, k).first;
+    }
+    return Kernel(it->second, name);
+  }
+  std::string build_log() const override { return log_; }
+
+ private:
+  cl_program program_;
+  std::string name_;
+  std::string log_;
+  std::map<std::string, cl_kernel> kernels_;
+};
+
+class ClQueue final : public Queue {
+ public:
+  ClQueue(cl_context ctx, cl_device_id dev) {
+    cl_int err = CL_SUCCESS;
+    queue_ = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
+    check(err, "clCreateCommandQueue");
+  }
+  ~ClQueue() override {
+    clFinish(queue_);
+    release_spans();
+    clReleaseCommandQueue(queue_);
+  }
+
+  // Writes and reads are blocking: the host pointer may be reused at once, which
+  // is the stricter form of the Queue contract.
+  void write(Buffer& dst, std::size_t off, const void* src, std::size_t bytes) override {
+    bounds(dst, off, bytes, "write");
+    if (bytes == 0) return;
+    cl_event ev = nullptr;
+    check(clEnqueueWriteBuffer(queue_, mem(dst), CL_TRUE, off, bytes, src, 0, nullptr, &ev),
+          "clEnqueueWriteBuffer");
+    note(ev);
+  }
+  void read(void* dst, const Buffer& src, std::size_t off, std::size_t bytes) override {
+    bounds(src, off, bytes, "read");
+    if (bytes == 0) return;
+    cl_event ev = nullptr;
+    check(clEnqueueReadBuffer(queue_, mem(src), CL_TRUE, off, bytes, dst, 0, nullptr, &ev),
+          "clEnqueueReadBuffer");
+    note(ev);
+  }
+  void copy(Buffer& dst, std::size_t doff, const Buffer& src, std::size_t soff, std::size_t bytes) override {
+    bounds(dst, doff, bytes, "copy");
+    bounds(src, soff, bytes, "copy");
+    if (bytes == 0) return;
+    cl_event ev = nullptr;
+    check(clEnqueueCopyBuffer(queue_, mem(src), mem(dst), soff, doff, bytes, 0, nullptr, &ev),
+          "clEnqueueCopyBuffer");
+    note(ev);
+  }
+  void fill_zero(Buffer& dst, std::size_t off, std::size_t bytes) override {
+    bounds(dst, off, bytes, "fill");
+    if (bytes == 0) return;
+    const cl_uchar zero = 0;
+    cl_event ev = nullptr;
+    check(clEnqueueFillBuffer(queue_, mem(dst), &zero, 1, off, bytes, 0, nullptr, &ev),
+          "clEnqueueFillBuffer");
+    note(ev);
+  }
+  void launch_args(const Kernel& kernel, LaunchShape shape, const std::vector<KernelArg>& args) override {
+    if (shape.groups == 0 || shape.group_size == 0) {
+      throw RunError(fmt::format("empty launch shape for kernel '{}'", kernel.name()));
+    }
+    auto k = static_cast<cl_kernel>(kernel.handle());
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      const KernelArg& a = args[i];
+      cl_int err;
+      if (a.buffer) {
+        cl_mem m = mem(*a.buffer);
+        err = clSetKernelArg(k, static_cast<cl_uint>(i), sizeof(cl_mem), &m);
+      } else {
+        err = clSetKernelArg(k, static_cast<cl_uint>(i), a.size, a.bytes);
+      }
+      check(err, "clSetKernelArg", fmt::format("kernel '{}', argument {}", kernel.name(), i));
+    }
+    size_t local = shape.group_size;
+    size_t global = static_cast<size_t>(shape.groups) * local;
+    cl_event ev = nullptr;
+    check(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, &ev),
+          "clEnqueueNDRangeKernel", fmt::format("kernel '{}', {} x {}", kernel.name(), shape.groups, local));
+    note(ev);
+  }
+  void finish() override { check(clFinish(queue_), "clFinish"); }
+
+  void begin_span(const std::string& name) override {
+    if (open_) throw RunError("span '" + name + "' begun inside span '" + current_.name + "'");
+    open_ = true;
+    current_ = Span{name, nullptr, nullptr};
+  }
+  void end_span() override {
+    if (!open_) throw RunError("end_span without begin_span");
+    open_ = false;
+    spans_.push_back(current_);
+    current_ = Span{};
+  }
+  std::vector<TimedSpan> take_spans() override {
+    finish();
+    std::vector<TimedSpan> out;
+    for (auto& s : spans_) {
+      double ms = 0;
+      if (s.first && s.last) {
+        cl_ulong start = 0, end = 0;
+        check(clGetEventProfilingInfo(s.first, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr),
+              "clGetEventProfilingInfo");
+        check(clGetEventProfilingInfo(s.last, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr),
+              "clGetEventProfilingInfo");
+        ms = end > start ? static_cast<double>(end - start) * 1e-6 : 0.0;
+      }
+      out.push_back({s.name, ms});
+    }
+    release_spans();
+    return out;
+  }
+
+ private:
+  struct Span {
+    std::string name;
+    cl_event first = nullptr;
+    cl_event last = nullptr;
+  };
+  static cl_mem mem(const Buffer& b) { return static_cast<cl_mem>(b.handle()); }
+  static void bounds(const Buffer& b, std::size_t off, std::size_t bytes, const char* what) {
+    if (off + bytes > b.size()) {
+      throw RunError(fmt::format("{} of {} bytes at offset {} overruns a buffer of {} bytes", what, bytes,
+                                 off, b.size()));
+    }
+  }
+  // Keeps the first and the latest event of the open span; drops the others.
+  void note(cl_event ev) {
+    if (!open_) {
+      clReleaseEvent(ev);
+      return;
+    }
+    if (!current_.first) {
+      current_.first = ev;
+      return;
+    }
+    if (current_.last) clReleaseEvent(current_.last);
+    current_.last = ev;
+  }
+  void release_spans() {
+    for (auto& s : spans_) {
+      if (s.first) clReleaseEvent(s.first);
+      if (s.last) clReleaseEvent(s.last);
+    }
+    spans_.clear();
+  }
+
+  cl_command_queue queue_ = nullptr;
+  bool open_ = false;
+  Span current_;
+  std::vector<Span> spans_;
+};
+
+class ClDevice final : public Device {
+ public:
+  ClDevice(const Found& f, int index) : device_(f.device), info_(describe(f, index)) {
+    cl_int err = CL_SUCCESS;
+    context_ = clCreateContext(nullptr, 1, &device_, nullptr, nullptr, &err);
+    check(err, "clCreateContext", info_.name);
+    queue_ = std::make_unique<ClQueue>(context_, device_);
+  }
+  ~ClDevice() override {
+    programs_.clear();
+    queue_.reset();
+    clReleaseContext(context_);
+  }
+  const DeviceInfo& info() const override { return info_; }
+
+  Buffer allocate(std::size_t bytes) override {
+    if (bytes > info_.max_allocation_bytes) {
+      throw DeviceOutOfMemory(fmt::format(
+          "out of device memory: {:.1f} MiB exceeds the largest single allocation on {} ({:.1f} MiB)",
+          static_cast<double>(bytes) / 1048576.0, info_.name,
+          static_cast<double>(info_.max_allocation_bytes) / 1048576.0));
+    }
+    cl_int err = CL_SUCCESS;
+    cl_mem m = clCreateBuffer(context_, CL_MEM_READ_WRITE, bytes ? bytes : 1, nullptr, &err);
+    check(err, "clCreateBuffer", fmt::format("{} bytes on {}", bytes, info_.name));
+    return Buffer(m, bytes, [](void* h) { clReleaseMemObject(static_cast<cl_mem>(h)); });
+  }
+
+  // Plain page-aligned host memory: OpenCL pins through mapped buffers, which
+  // a later issue (BigKernel) adds with its own type.
+  HostBuffer allocate_host(std::size_t bytes, bool) override {
+    std::size_t rounded = ((bytes ? bytes : 1) + 4095) / 4096 * 4096;
+    void* p = std::aligned_alloc(4096, rounded);
+    if (!p) throw DeviceOutOfMemory(fmt::format("out of host memory allocating {} bytes", bytes));
+    return HostBuffer(p, bytes, [](void* q) { std::free(q); });
+  }
+
+  std::shared_ptr<Program> build(const ProgramSource& source) override {
+    auto it = programs_.find(source.name);
+    if (it != programs_.end()) return it->second;
+    std::string text = compose_source(source.opencl_files);
+    if (const char* dir = std::getenv("HARNESS_DUMP_CL")) {
+      std::string name = source.name;
+      for (char& c : name) c = (c == '/') ? '_' : c;
+      std::ofstream(std::string(dir) + "/" + name + ".cl") << text;
+    }
+    const char* ptr = text.c_str();
+    size_t len = text.size();
+    cl_int err = CL_SUCCESS;
+    cl_program program = clCreateProgramWithSource(context_, 1, &ptr, &len, &err);
+    check(err, "clCreateProgramWithSource", source.name);
+    std::string options = "-cl-std=CL1.2 " + source.opencl_options;
+    err = clBuildProgram(program, 1, &device_, options.c_str(), nullptr, nullptr);
+    std::string log = build_log(program);
+    if (err != CL_SUCCESS) {
+      clReleaseProgram(program);
+      throw KernelBuildError(fmt::format("kernel build failed for program '{}' on {} ({}): {}", source.name,
+                                         info_.name, error_name(err), first_error_line(log)),
+                             log);
+    }
+    auto p = std::make_shared<ClProgram>(program, source.name, log);
+    programs_.emplace(source.name, p);
+    return p;
+  }
+  Queue& queue() override { return *queue_; }
+
+ private:
+  std::string build_log(cl_program program) const {
+    size_t n = 0;
+    clGetProgramBuildInfo(program, device_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
+    std::string log(n, '\0');
+    if (n) clGetProgramBuildInfo(program, device_, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
+    while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
+    return log;
+  }
+  static std::string first_error_line(const std::string& log) {
+    std::size_t pos = log.find("error");
+    if (pos == std::string::npos) return log.empty() ? "no compiler log" : log.substr(0, log.find('\n'));
+    std::size_t start = log.rfind('\n', pos);
+    start = start == std::string::npos ? 0 : start + 1;
+    return log.substr(start, log.find('\n', pos) - start);
+  }
+
+  cl_device_id device_;
+  DeviceInfo info_;
+  cl_context context_ = nullptr;
+  std::unique_ptr<ClQueue> queue_;
+  std::map<std::string, std::shared_ptr<Program>> programs_;
+};
+
+}  // namespace
+
+std::vector<DeviceInfo> list_devices(std::string* why_none) {
+  std::vector<DeviceInfo> out;
+  auto found = enumerate(why_none);
+  for (std::size_t i = 0; i < found.size(); ++i) out.push_back(describe(found[i], static_cast<int>(i)));
+  return out;
+}
+
+std::unique_ptr<Device> open_device(int index) {
+  std::string why;
+  auto found = enumerate(&why);
+  if (index < 0 || static_cast<std::size_t>(index) >= found.size()) {
+    throw NoDevice(found.empty() ? why
+                                 : fmt::format("no OpenCL device {} (found {})", index, found.size()));
+  }
+  return std::make_unique<ClDevice>(found[static_cast<std::size_t>(index)], index);
+}
+
+}  // namespace harness::backend::opencl

@@ -1,0 +1,56 @@
+// harness: the command-line entry point. Usage errors exit 2, run failures 1.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "harness/cli/commands.h"
+#include "harness/core/errors.h"
+#include "harness/core/registry.h"
+
+namespace {
+
+constexpr const char* kUsage = R"(usage: harness <command> [options]
+
+commands:
+  env [--ceilings] [--json]            backends, devices, measured ceilings
+  list                                 frameworks, variants, apps, datasets, experiments
+  run --experiment ID|SPEC.json [--backend B] [--device N] [--preset ci|gpu|paper]
+      [--reps N] [--out FILE] [--data-dir DIR]
+  run --framework F [--variant V] --app A (--input FILE | --dataset D --size S)
+      --backend B [--device N] [--reps N] [--param K=V]... [--dump-output OUT.tsv] [--out FILE]
+  compare A.json B.json [--metric total_ms|PHASE]
+  reproduce [--experiments ID,...] [--preset P] [--backend B] [--out-dir DIR] [--reps N]
+
+exit status: 0 ok, 1 a run failed (wrong result, no device, out of memory, build failure,
+unwritable output), 2 usage error (unknown name, bad option, malformed spec).
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+    std::cout << kUsage;
+    return args.empty() ? 2 : 0;
+  }
+  const std::string command = args[0];
+  args.erase(args.begin());
+  try {
+    harness::register_all();
+    if (command == "env") return harness::cli::cmd_env(args);
+    if (command == "list") return harness::cli::cmd_list(args);
+    if (command == "run") return harness::cli::cmd_run(args);
+    if (command == "compare") return harness::cli::cmd_compare(args);
+    if (command == "reproduce") return harness::cli::cmd_reproduce(args);
+    throw harness::UsageError("unknown command '" + command + "' (try: harness --help)");
+  } catch (const harness::UsageError& e) {
+    std::cerr << "harness: " << e.what() << "\n";
+    return 2;
+  } catch (const harness::KernelBuildError& e) {
+    std::cerr << "harness: " << e.what() << "\n" << e.log() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "harness: " << e.what() << "\n";
+    return 1;
+  }
+}

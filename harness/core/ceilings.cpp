@@ -1,0 +1,51 @@
+#include "harness/core/ceilings.h"
+
+#include <algorithm>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace harness {
+namespace {
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.0 : (v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]));
+}
+
+}  // namespace
+
+nlohmann::json measure_ceilings(backend::Device& device, std::size_t bytes, int reps) {
+  auto& q = device.queue();
+  backend::Buffer a = device.allocate(bytes), b = device.allocate(bytes);
+  backend::HostBuffer host = device.allocate_host(bytes, true);
+  std::memset(host.data(), 1, bytes);
+  q.write(a, 0, host.data(), bytes);  // first touch
+  q.copy(b, 0, a, 0, bytes);
+  q.finish();
+  q.take_spans();
+  std::vector<double> d2d, h2d;
+  for (int r = 0; r < reps; ++r) {
+    q.begin_span("d2d");
+    q.copy(b, 0, a, 0, bytes);
+    q.end_span();
+    q.begin_span("h2d");
+    q.write(a, 0, host.data(), bytes);
+    q.end_span();
+    for (auto& s : q.take_spans()) (s.name == "d2d" ? d2d : h2d).push_back(s.milliseconds);
+  }
+  const auto& info = device.info();
+  auto entry = [&](const char* name, double gbps, std::string method) {
+    return nlohmann::json{{"backend", backend::kind_name(info.kind)}, {"device_index", info.index},
+                          {"name", name}, {"value", gbps}, {"unit", "GB/s"}, {"method", std::move(method)}};
+  };
+  const double gb = static_cast<double>(bytes) / 1e9;
+  double mib = static_cast<double>(bytes) / 1048576.0;
+  return nlohmann::json::array(
+      {entry("d2d_copy", 2.0 * gb / (median_of(d2d) / 1e3),
+             fmt::format("device-to-device copy of {:.0f} MiB, bytes read + written, median of {}", mib, reps)),
+       entry("h2d_pinned", gb / (median_of(h2d) / 1e3),
+             fmt::format("host-to-device copy of {:.0f} MiB from pinned host memory, median of {}", mib, reps))});
+}
+
+}  // namespace harness

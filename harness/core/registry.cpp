@@ -1,0 +1,53 @@
+#include "harness/core/registry.h"
+
+#include <algorithm>
+
+#include "harness/core/errors.h"
+
+namespace harness {
+
+namespace {
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+}  // namespace
+
+Registry& Registry::instance() {
+  static Registry r;
+  return r;
+}
+
+void Registry::add_variant(VariantInfo v) { variants_.push_back(std::move(v)); }
+void Registry::add_app(AppInfo a) { apps_.push_back(std::move(a)); }
+
+std::vector<std::string> Registry::frameworks() const {
+  std::vector<std::string> out;
+  for (const auto& v : variants_) {
+    if (std::find(out.begin(), out.end(), v.framework) == out.end()) out.push_back(v.framework);
+  }
+  return out;
+}
+
+const VariantInfo& Registry::find_variant(const std::string& framework, const std::string& variant) const {
+  std::vector<std::string> names;
+  for (const auto& v : variants_) {
+    if (v.framework != framework) continue;
+    if (v.name == variant) return v;
+    names.push_back(v.name);
+  }
+  if (names.empty()) throw UsageError("unknown framework '" + framework + "' (known: " + join(frameworks()) + ")");
+  throw UsageError("unknown variant '" + variant + "' of framework '" + framework + "' (known: " + join(names) + ")");
+}
+
+const AppInfo& Registry::find_app(const std::string& name) const {
+  std::vector<std::string> names;
+  for (const auto& a : apps_) {
+    if (a.name == name) return a;
+    names.push_back(a.name);
+  }
+  throw UsageError("unknown app '" + name + "' (known: " + join(names) + ")");
+}
+
+}  // namespace harness

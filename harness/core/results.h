@@ -1,0 +1,30 @@
+// A results document (schema: results/schema/results.schema.json), rewritten
+// atomically after every point so that a crash loses nothing already measured.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace harness {
+
+class ResultsDocument {
+ public:
+  // Writes the document at once with no points (complete = false): an
+  // unwritable path fails here, before anything is measured (RunError).
+  ResultsDocument(std::string path, nlohmann::json experiment, nlohmann::json environment);
+  void add_ceiling(nlohmann::json ceiling);
+  void add_point(nlohmann::json point);
+  void finish();  // complete = true
+  const nlohmann::json& json() const { return doc_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  void write();
+  std::string path_;
+  nlohmann::json doc_;
+};
+
+std::string utc_now_iso8601();
+
+}  // namespace harness

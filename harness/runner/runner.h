@@ -1,0 +1,54 @@
+// Runs experiments and single points: picks devices, materializes datasets,
+// runs warm-up + repetitions, validates every run against the CPU reference
+// and writes each point to the results document as soon as it is measured.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/backend/backend.h"
+#include "harness/runner/experiment.h"
+
+namespace harness {
+
+struct RunOptions {
+  std::string preset = "ci";
+  std::optional<backend::Kind> backend;  // restricts GPU variants; cpu baselines always run
+  std::optional<int> device;             // device index within the backend
+  std::optional<int> reps;               // overrides the spec's repetitions
+  std::string out_path;                  // results document
+  std::string data_dir;                  // dataset cache ("" = default)
+  bool ceilings = true;                  // measure device ceilings into the document
+};
+
+struct RunSummary {
+  int points = 0;
+  int ok = 0;
+  int failed = 0;  // wrong answers
+  int errors = 0;  // could not run
+  int exit_code() const { return failed + errors > 0 ? 1 : 0; }
+};
+
+RunSummary run_experiment(const Experiment& experiment, const RunOptions& options);
+
+// One point on the user's own file or a generated dataset.
+struct SinglePoint {
+  std::string framework, variant, app;
+  std::string input_path;          // a user's file, or
+  std::string dataset, size;       // a generator and size
+  backend::Kind backend = backend::Kind::cpu;
+  int device = -1;                 // -1: the default device of the backend
+  int reps = 3;
+  Params params;
+  std::string dump_output;         // key<TAB>value lines
+  std::string out_path;            // results document (optional)
+  std::string data_dir;
+};
+RunSummary run_single(const SinglePoint& point);
+
+// Preset that suits the devices present: "gpu" when a CUDA or OpenCL GPU
+// device exists, else "ci".
+std::string default_preset();
+
+}  // namespace harness

@@ -1,0 +1,315 @@
+#!/usr/bin/env python3
+"""Plot harness results: one figure per experiment id.
+
+    python3 scripts/plot.py --out-dir DIR RESULTS.json...
+
+Points of several files with the same experiment id are merged into one figure,
+written as DIR/<experiment_id>.png and DIR/<experiment_id>.pdf. The figure kind
+comes from the experiment's "plot": {"kind": ...}:
+
+  bars (default)  top: grouped bars of the median total time (ms; log scale when
+                  the medians span more than 30x) with min-max error bars,
+                  x = dataset (ordered by size), one bar per series
+                  "framework/variant @ backend:device"; bottom: stacked per-phase
+                  medians of the largest dataset of each series. Points that
+                  failed validation are hatched and marked "failed"; points that
+                  could not run are marked "error".
+  lines           a sweep: x = plot.x (a params name, or "size_bytes" by
+                  default), y = plot.y ("total_ms" default, "throughput_gbps" or a
+                  phase name), one line per series (and app/dataset when several);
+                  failed and error points are marked on the x axis.
+
+An unknown kind falls back to bars (with a note on stderr). Runs headless
+(Agg backend). Exit status: 0; 2 when an input cannot be read or is not a
+results document; 3 when matplotlib is not installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import textwrap
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import verdicts as V  # noqa: E402
+
+LOG_SPAN = 30.0
+ERROR_COLOR = "#c0392b"
+
+
+def _series_order(points: list[dict]) -> list[str]:
+    order: list[str] = []
+    for p in points:
+        s = V.series_name(p)
+        if s not in order:
+            order.append(s)
+    return order
+
+
+def _pick(candidates: list[dict]) -> dict | None:
+    """One point among duplicates (same series and dataset from merged files):
+    prefer one that ran."""
+    if not candidates:
+        return None
+    for status in ("ok", "failed", "error"):
+        for p in candidates:
+            if p.get("status") == status:
+                return p
+    return candidates[0]
+
+
+def _title(exp: V.Experiment) -> str:
+    title = exp.spec.get("title") or ""
+    return exp.id + (f" \u2014 {title}" if title else "")
+
+
+def _verdict_footer(exp: V.Experiment) -> str:
+    parts = []
+    for v in V.evaluate_experiment(exp):
+        where = f"{v.backend}:{v.device_index}" if v.backend is not None else "all"
+        parts.append(f"{where} {v.verdict}")
+    return "verdict: " + "; ".join(parts) if parts else ""
+
+
+def _finish(fig, exp: V.Experiment, axes_count: int) -> None:
+    fig.suptitle("\n".join(textwrap.wrap(_title(exp), 100)), fontsize=11)
+    footer = _verdict_footer(exp)
+    if footer:
+        fig.text(0.01, 0.005, "\n".join(textwrap.wrap(footer, 160)), fontsize=7, color="#444444",
+                 ha="left", va="bottom")
+    fig.tight_layout(rect=(0, 0.03, 1, 0.95 if axes_count else 1))
+
+
+def plot_bars(exp: V.Experiment, plt):
+    import matplotlib.patches as mpatches
+    import matplotlib.transforms as mtransforms
+
+    points = exp.points
+    series = _series_order(points)
+    apps = sorted({str(p.get("app", "")) for p in points})
+    multi_app = len(apps) > 1
+    categories = sorted({(str(p.get("app", "")), V.dataset_label(p), V.dataset_size(p)) for p in points},
+                        key=lambda c: (c[0], c[2], c[1]))
+    # one entry per (app, label) even if merged files disagree on the size
+    seen, cats = set(), []
+    for app, label, _ in categories:
+        if (app, label) not in seen:
+            seen.add((app, label))
+            cats.append((app, label))
+    phases = V.merge_phase_orders(points)
+    has_phases = any(V.stat(p, ph) is not None for p in points for ph in phases)
+
+    n_cat, n_ser = max(1, len(cats)), max(1, len(series))
+    width_in = min(28.0, max(11.0, 4.0 + 0.32 * n_cat * n_ser + 0.6 * n_cat))
+    nrows = 2 if has_phases else 1
+    fig, axes = plt.subplots(nrows, 1, figsize=(width_in, 4.6 * nrows + 0.8), squeeze=False)
+    ax = axes[0][0]
+    colors = plt.get_cmap("tab10").colors
+
+    bar_w = 0.8 / n_ser
+    medians = []
+    marks = []  # (x, text, color) for points without a bar, drawn once the y range is known
+    hatch_used: list[str] = []
+    for si, s in enumerate(series):
+        color = colors[si % len(colors)]
+        xs, hs, lo, hi, hatches = [], [], [], [], []
+        for ci, (app, label) in enumerate(cats):
+            p = _pick([q for q in points if V.series_name(q) == s and str(q.get("app", "")) == app
+                       and V.dataset_label(q) == label])
+            if p is None:
+                continue
+            x = ci - 0.4 + bar_w * (si + 0.5)
+            med = V.stat(p, "total_ms", "median")
+            if p.get("status") == "error" or med is None:
+                marks.append((x, p.get("status", "error") if p.get("status") != "ok" else "no data", color))
+                continue
+            mn = V.stat(p, "total_ms", "min") or med
+            mx = V.stat(p, "total_ms", "max") or med
+            xs.append(x)
+            hs.append(med)
+            lo.append(max(0.0, med - mn))
+            hi.append(max(0.0, mx - med))
+            medians.append(med)
+            failed = p.get("status") == "failed" or V.validation_status(p) == "failed"
+            hatches.append("///" if failed else "")
+            if failed:
+                hatch_used.append("failed")
+            if failed:
+                ax.annotate("failed", (x, mx), xytext=(0, 3), textcoords="offset points", rotation=90,
+                            ha="center", va="bottom", fontsize=8, color=ERROR_COLOR, fontweight="bold")
+        if xs:
+            bars = ax.bar(xs, hs, bar_w * 0.95, yerr=[lo, hi], capsize=2, color=color, label=s,
+                          edgecolor="black", linewidth=0.4, error_kw={"elinewidth": 0.8})
+            for bar, hatch in zip(bars, hatches):
+                if hatch:
+                    bar.set_hatch(hatch)
+                    bar.set_edgecolor(ERROR_COLOR)
+    positive = [m for m in medians if m > 0]
+    if positive and max(positive) / min(positive) > LOG_SPAN:
+        ax.set_yscale("log")
+    if not medians:
+        ax.set_ylim(0, 1)
+    blend = mtransforms.blended_transform_factory(ax.transData, ax.transAxes)
+    for x, text, color in marks:
+        ax.text(x, 0.02, text, transform=blend, rotation=90, ha="center", va="bottom", fontsize=8,
+                color=ERROR_COLOR, fontweight="bold")
+
+    ax.set_xticks(range(len(cats)))
+    ax.set_xticklabels([f"{a}\n{l}" if multi_app else l for a, l in cats])
+    ax.set_xlim(-0.6, len(cats) - 0.4)
+    ax.set_xlabel("dataset")
+    ax.set_ylabel("median total time (ms)")
+    ax.grid(axis="y", alpha=0.3, which="both")
+    handles = [mpatches.Patch(facecolor=colors[i % len(colors)], edgecolor="black", linewidth=0.4, label=s)
+               for i, s in enumerate(series)]
+    if any(t == "failed" for t in hatch_used):
+        handles.append(mpatches.Patch(facecolor="white", edgecolor=ERROR_COLOR, hatch="///",
+                                      label="failed validation"))
+    ax.legend(handles=handles, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+
+    if has_phases:
+        ax2 = axes[1][0]
+        groups = []  # (label, point)
+        for s in series:
+            for app in apps:
+                pts = [q for q in points if V.series_name(q) == s and str(q.get("app", "")) == app
+                       and any(V.stat(q, ph) is not None for ph in phases)]
+                if not pts:
+                    continue
+                biggest = max(V.dataset_size(q) for q in pts)
+                p = _pick([q for q in pts if V.dataset_size(q) == biggest])
+                label = f"{s} \u00b7 {app + ' ' if multi_app else ''}{V.dataset_label(p)}"
+                groups.append((label, p))
+        phase_colors = plt.get_cmap("tab10" if len(phases) <= 10 else "tab20").colors
+        bottoms = [0.0] * len(groups)
+        for pi, ph in enumerate(phases):
+            vals = [V.stat(p, ph) or 0.0 for _, p in groups]
+            if not any(vals):
+                continue
+            ax2.bar(range(len(groups)), vals, 0.6, bottom=bottoms, label=ph,
+                    color=phase_colors[pi % len(phase_colors)], edgecolor="black", linewidth=0.3)
+            bottoms = [b + v for b, v in zip(bottoms, vals)]
+        for gi, (_, p) in enumerate(groups):
+            note = V.fmt_num(bottoms[gi]) + " ms"
+            if p.get("status") != "ok":
+                note += f" ({p.get('status', '')})"
+            ax2.text(gi, bottoms[gi], note, ha="center", va="bottom", fontsize=8,
+                     color=ERROR_COLOR if p.get("status") != "ok" else "black")
+        ax2.set_xticks(range(len(groups)))
+        ax2.set_xticklabels([g[0] for g in groups], fontsize=8, rotation=20, ha="right",
+                            rotation_mode="anchor")
+        ax2.set_ylabel("median phase time (ms)")
+        ax2.set_title("per-phase medians, largest dataset of each series", fontsize=9)
+        ax2.grid(axis="y", alpha=0.3)
+        ax2.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    _finish(fig, exp, nrows)
+    return fig
+
+
+def _x_value(p: dict, x: str):
+    if x in ("size_bytes", "dataset.size_bytes"):
+        return V.dataset_size(p)
+    params = p.get("params") or {}
+    if x.startswith("params."):
+        x = x[len("params."):]
+    v = params.get(x, p.get(x))
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def plot_lines(exp: V.Experiment, plt):
+    spec = exp.spec.get("plot") or {}
+    x_name = str(spec.get("x", "size_bytes"))
+    y_name = str(spec.get("y", "total_ms"))
+    points = exp.points
+    fig, ax = plt.subplots(figsize=(10, 5.6))
+    colors = plt.get_cmap("tab10").colors
+    apps = {str(p.get("app", "")) for p in points}
+    lines: dict[str, list[dict]] = {}
+    for p in points:
+        name = V.series_name(p)
+        if len(apps) > 1:
+            name += f" {p.get('app')}"
+        if x_name not in ("size_bytes", "dataset.size_bytes"):
+            labels = {V.dataset_label(q) for q in points}
+            if len(labels) > 1:
+                name += f" {V.dataset_label(p)}"
+        lines.setdefault(name, []).append(p)
+    ys_all = []
+    for li, (name, pts) in enumerate(lines.items()):
+        color = colors[li % len(colors)]
+        pts = sorted((q for q in pts if _x_value(q, x_name) is not None), key=lambda q: _x_value(q, x_name))
+        good = [(q, _x_value(q, x_name), V.stat(q, y_name)) for q in pts
+                if q.get("status") != "error" and V.stat(q, y_name) is not None]
+        if good:
+            ax.plot([g[1] for g in good], [g[2] for g in good], marker="o", color=color, label=name)
+            ys_all += [g[2] for g in good if g[2] > 0]
+            for q, xv, yv in good:
+                if q.get("status") == "failed":
+                    ax.plot([xv], [yv], marker="x", markersize=10, color=ERROR_COLOR)
+                    ax.annotate("failed", (xv, yv), fontsize=7, color=ERROR_COLOR,
+                                xytext=(3, 3), textcoords="offset points")
+        else:
+            ax.plot([], [], marker="o", color=color, label=name)
+        for q in pts:
+            if q.get("status") == "error":
+                ax.axvline(_x_value(q, x_name), color=ERROR_COLOR, alpha=0.3, linestyle=":")
+                ax.annotate("error", (_x_value(q, x_name), 0), xycoords=("data", "axes fraction"),
+                            fontsize=7, color=ERROR_COLOR, rotation=90, va="bottom")
+    xs = [_x_value(p, x_name) for p in points if _x_value(p, x_name)]
+    if xs and min(xs) > 0 and max(xs) / min(xs) > LOG_SPAN:
+        ax.set_xscale("log", base=2)
+    if ys_all and max(ys_all) / min(ys_all) > LOG_SPAN:
+        ax.set_yscale("log")
+    ax.set_xlabel(x_name)
+    unit = "GB/s" if y_name == "throughput_gbps" else "ms"
+    ax.set_ylabel(f"median {y_name} ({unit})")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=8)
+    _finish(fig, exp, 1)
+    return fig
+
+
+PLOTTERS = {"bars": plot_bars, "lines": plot_lines}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description="One figure per experiment id: DIR/<id>.png and .pdf.")
+    ap.add_argument("--out-dir", required=True, metavar="DIR")
+    ap.add_argument("--formats", default="png,pdf", help="comma-separated (default: %(default)s)")
+    ap.add_argument("results", nargs="+", metavar="RESULTS.json")
+    args = ap.parse_args(argv)
+
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("plot.py: matplotlib is not installed (pip install matplotlib); no figures written")
+        return 3
+
+    try:
+        docs = V.load_documents(args.results)
+    except V.ResultsInputError as e:
+        print(f"plot.py: {e}", file=sys.stderr)
+        return 2
+
+    os.makedirs(args.out_dir, exist_ok=True)
+    formats = [f.strip() for f in args.formats.split(",") if f.strip()]
+    for exp in V.merge_experiments(docs):
+        kind = str((exp.spec.get("plot") or {}).get("kind", "bars"))
+        plotter = PLOTTERS.get(kind)
+        if plotter is None:
+            print(f"plot.py: {exp.id}: unknown plot kind {kind!r}; drawing bars", file=sys.stderr)
+            plotter = plot_bars
+        fig = plotter(exp, plt)
+        for fmt in formats:
+            path = os.path.join(args.out_dir, f"{exp.id}.{fmt}")
+            fig.savefig(path, dpi=150, bbox_inches="tight")
+            print(f"plot.py: wrote {path}")
+        plt.close(fig)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

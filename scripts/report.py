@@ -1,0 +1,276 @@
+#!/usr/bin/env python3
+"""Write a reproduction report from harness results documents.
+
+    python3 scripts/report.py --out-dir DIR RESULTS.json...
+
+Writes DIR/report.md (environments, measured ceilings, and per experiment: the
+figure DIR/<id>.png when scripts/plot.py made it, the original claim, the
+verdict rule, the reproduced numbers, per-phase medians and the verdict per
+backend/device with the numbers that decided it) and DIR/verdicts.json (a list
+of {experiment, backend, device_index, device, verdict, detail, rule}).
+
+Results files with the same experiment id are merged. Exit status: 0 (also
+when verdicts do not hold), 2 when an input cannot be read or is not a results
+document, 1 when the output cannot be written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import verdicts as V  # noqa: E402
+
+
+def cell(x) -> str:
+    """Markdown table cell: no pipes or newlines."""
+    return str(x).replace("|", "\\|").replace("\n", " ")
+
+
+def table(header: list[str], rows: list[list]) -> list[str]:
+    lines = ["| " + " | ".join(cell(h) for h in header) + " |",
+             "| " + " | ".join("---" for _ in header) + " |"]
+    lines += ["| " + " | ".join(cell(c) for c in r) + " |" for r in rows]
+    return lines
+
+
+def gib(n) -> str:
+    if not isinstance(n, (int, float)) or n <= 0:
+        return ""
+    return f"{n / 2**30:.1f} GiB"
+
+
+def env_fingerprint(env: dict) -> str:
+    return json.dumps(env, sort_keys=True)
+
+
+def environment_section(docs: list[dict], paths: list[str]) -> tuple[list[str], dict[int, int]]:
+    """Markdown for every distinct environment; maps document index -> environment number."""
+    envs: list[dict] = []
+    files: list[list[str]] = []
+    doc_env: dict[int, int] = {}
+    seen: dict[str, int] = {}
+    for i, doc in enumerate(docs):
+        env = doc.get("environment") if isinstance(doc.get("environment"), dict) else {}
+        fp = env_fingerprint(env)
+        if fp not in seen:
+            seen[fp] = len(envs)
+            envs.append(env)
+            files.append([])
+        doc_env[i] = seen[fp] + 1
+        files[seen[fp]].append(os.path.basename(paths[i]))
+
+    out = ["## Environments", ""]
+    for n, (env, fl) in enumerate(zip(envs, files), start=1):
+        host = env.get("host") if isinstance(env.get("host"), dict) else {}
+        out.append(f"### Environment {n}: {host.get('hostname', 'unknown host')}")
+        out.append("")
+        out.append(f"- Results files: {', '.join(fl)}")
+        out.append(f"- Host: {host.get('cpu', '?')}, {host.get('cores', '?')} cores, "
+                   f"{gib(host.get('memory_bytes')) or '? memory'}; {host.get('os', '?')}")
+        out.append(f"- Compiler: {env.get('compiler', '?')}; CUDA compiler: {env.get('cuda_compiler') or 'none'}; "
+                   f"build type {env.get('build_type', '?')}")
+        out.append(f"- Harness {env.get('harness_version', '?')}, git {env.get('git_sha', 'unknown')}; "
+                   f"backends compiled: {', '.join(env.get('backends_compiled') or []) or '?'}")
+        devices = [d for d in env.get("devices") or [] if isinstance(d, dict)]
+        if devices:
+            out.append("")
+            rows = []
+            for d in devices:
+                extra = []
+                if d.get("compute_capability"):
+                    extra.append(f"sm {d['compute_capability']}")
+                if d.get("l2_cache_bytes"):
+                    l2 = d["l2_cache_bytes"]
+                    extra.append(f"L2 {l2 / 2**20:.0f} MiB" if l2 >= 2**20 else f"L2 {l2 / 2**10:.0f} KiB")
+                rows.append([f"{d.get('backend', '?')}:{d.get('index', '?')}", d.get("name", ""),
+                             d.get("type", ""), d.get("vendor", ""), d.get("driver_version", ""),
+                             d.get("api_version", ""), gib(d.get("global_memory_bytes")),
+                             d.get("compute_units", ""), ", ".join(extra)])
+            out += table(["device", "name", "type", "vendor", "driver", "API", "memory", "compute units", "notes"],
+                         rows)
+        out.append("")
+    return out, doc_env
+
+
+def ceilings_section(docs: list[dict]) -> list[str]:
+    rows, seen = [], set()
+    for doc in docs:
+        env = doc.get("environment") if isinstance(doc.get("environment"), dict) else {}
+        host = (env.get("host") or {}).get("hostname", "?") if isinstance(env.get("host"), dict) else "?"
+        names = {(d.get("backend"), d.get("index")): d.get("name", "")
+                 for d in env.get("devices") or [] if isinstance(d, dict)}
+        for c in doc.get("ceilings") or []:
+            if not isinstance(c, dict):
+                continue
+            dev = f"{c.get('backend', '?')}:{c.get('device_index', '?')}"
+            name = names.get((c.get("backend"), c.get("device_index")))
+            row = [host, dev + (f" ({name})" if name else ""), c.get("name", "?"),
+                   V.fmt_num(c.get("value"), 4) if isinstance(c.get("value"), (int, float)) else "?",
+                   c.get("unit", ""), c.get("method", "")]
+            if tuple(map(str, row)) not in seen:
+                seen.add(tuple(map(str, row)))
+                rows.append(row)
+    out = ["## Measured ceilings", ""]
+    if rows:
+        out += table(["host", "device", "ceiling", "value", "unit", "method"], rows)
+    else:
+        out.append("No ceilings were measured in these runs.")
+    out.append("")
+    return out
+
+
+def point_order(p: dict):
+    return (V.series_name(p), str(p.get("app", "")), V.dataset_size(p), V.dataset_label(p))
+
+
+def experiment_section(exp: V.Experiment, verdicts: list[V.Verdict], docs: list[dict], paths: list[str],
+                       doc_env: dict[int, int], out_dir: str) -> list[str]:
+    spec = exp.spec
+    title = spec.get("title") or ""
+    out = [f"## {exp.id}" + (f" \u2014 {title}" if title else ""), ""]
+    meta = []
+    if spec.get("seed"):
+        meta.append(f"seed {spec['seed']}")
+    if spec.get("preset"):
+        meta.append(f"preset `{spec['preset']}`")
+    envs = sorted({doc_env[i] for i in exp.documents})
+    meta.append("environment " + ", ".join(str(e) for e in envs))
+    meta.append("results " + ", ".join(os.path.basename(paths[i]) for i in exp.documents))
+    out.append("- " + "; ".join(meta))
+    incomplete = [os.path.basename(paths[i]) for i in exp.documents if docs[i].get("complete") is False]
+    if incomplete:
+        out.append(f"- **Incomplete run** (stopped early): {', '.join(incomplete)}")
+    out.append("")
+
+    png = f"{exp.id}.png"
+    if os.path.exists(os.path.join(out_dir, png)):
+        out += [f"![{exp.id}]({png})", ""]
+    else:
+        out += [f"*(no figure: run `python3 scripts/plot.py --out-dir {out_dir} RESULTS.json...` first)*", ""]
+
+    out += [f"**Claim (original).** {spec.get('claim') or '(not stated)'}", ""]
+    out.append(f"**Verdict rule.** {spec.get('verdict_rule') or '(not stated)'}")
+    if isinstance(spec.get("verdict"), dict):
+        out += ["", f"Machine-readable rule: `{json.dumps(spec['verdict'])}`"]
+    out.append("")
+
+    points = sorted(exp.points, key=point_order)
+    multi_app = len({p.get("app") for p in points}) > 1
+
+    def ds(p):
+        return f"{p.get('app')} {V.dataset_label(p)}" if multi_app else V.dataset_label(p)
+
+    out += ["### Reproduced numbers", ""]
+    if not points:
+        out += ["No points were measured.", ""]
+    else:
+        rows = []
+        for p in points:
+            rows.append([V.series_name(p), ds(p), V.fmt_num(V.stat(p, "total_ms", "median"), 4),
+                         V.fmt_num(V.stat(p, "total_ms", "min"), 4), V.fmt_num(V.stat(p, "total_ms", "max"), 4),
+                         V.fmt_num(V.stat(p, "throughput_gbps", "median"), 3), V.validation_status(p),
+                         p.get("status", "?")])
+        out += table(["series", "dataset", "median total ms", "min", "max", "GB/s", "validation", "status"], rows)
+        out.append("")
+        problems = [p for p in points if p.get("status") != "ok"]
+        if problems:
+            out.append("Points that did not run correctly:")
+            out.append("")
+            for p in problems:
+                reason = p.get("error") or (p.get("validation") or {}).get("message") or ""
+                out.append(f"- `{p.get('key')}`: {p.get('status')}" + (f": {reason}" if reason else ""))
+            out.append("")
+
+        phase_order = V.merge_phase_orders(points)
+        with_phases = [p for p in points if any(V.stat(p, ph) is not None for ph in phase_order)]
+        if phase_order and with_phases:
+            out += ["### Per-phase medians (ms)", ""]
+            rows = [[V.series_name(p), ds(p)] + [V.fmt_num(V.stat(p, ph), 4) if V.stat(p, ph) is not None else ""
+                                                 for ph in phase_order] for p in with_phases]
+            out += table(["series", "dataset"] + phase_order, rows)
+            out.append("")
+
+    out += ["### Verdict", ""]
+    for v in verdicts:
+        where = V.device_label((v.backend, v.device_index, v.device)) if v.backend is not None else "all devices"
+        shown = f"**{v.verdict}**"
+        out.append(f"- {where}: {shown}" + (f" \u2014 {v.detail}" if v.detail else ""))
+    out.append("")
+    return out
+
+
+def summary_section(verdicts: list[V.Verdict]) -> list[str]:
+    rows = []
+    for v in verdicts:
+        where = V.device_label((v.backend, v.device_index, v.device)) if v.backend is not None else "all devices"
+        rows.append([f"[{v.experiment}](#{anchor(v.experiment)})", where, f"**{v.verdict}**"])
+    out = ["## Summary", ""]
+    out += table(["experiment", "backend/device", "verdict"], rows) if rows else ["No experiments."]
+    out.append("")
+    return out
+
+
+def anchor(experiment_id: str) -> str:
+    """GitHub-style heading anchor of '## <id> — <title>' is hard to predict;
+    link to an explicit anchor instead (written before each section)."""
+    return "exp-" + "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in experiment_id)
+
+
+def build_report(docs: list[dict], paths: list[str], out_dir: str) -> tuple[str, list[V.Verdict]]:
+    experiments = V.merge_experiments(docs)
+    per_exp = [(exp, V.evaluate_experiment(exp)) for exp in experiments]
+    all_verdicts = [v for _, vs in per_exp for v in vs]
+    now = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+    lines = ["# GPU big-data harness: reproduction report", "",
+             f"Generated {now} by `scripts/report.py` from {len(paths)} results file(s): "
+             + ", ".join(f"`{os.path.basename(p)}`" for p in paths) + ".", "",
+             "Times are milliseconds (median of the measured repetitions, min and max beside it); "
+             "GB/s = 1e9 bytes/s of input processed. Verdicts are evaluated per backend/device: "
+             "**holds**, **does not hold** or **not run**.", ""]
+    lines += summary_section(all_verdicts)
+    env_lines, doc_env = environment_section(docs, paths)
+    lines += env_lines
+    lines += ceilings_section(docs)
+    for exp, vs in per_exp:
+        lines.append(f'<a id="{anchor(exp.id)}"></a>')
+        lines.append("")
+        lines += experiment_section(exp, vs, docs, paths, doc_env, out_dir)
+    return "\n".join(lines).rstrip() + "\n", all_verdicts
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description="Write DIR/report.md and DIR/verdicts.json from results files.")
+    ap.add_argument("--out-dir", required=True, metavar="DIR")
+    ap.add_argument("results", nargs="+", metavar="RESULTS.json")
+    args = ap.parse_args(argv)
+    try:
+        docs = V.load_documents(args.results)
+    except V.ResultsInputError as e:
+        print(f"report.py: {e}", file=sys.stderr)
+        return 2
+    try:
+        os.makedirs(args.out_dir, exist_ok=True)
+        text, verdicts = build_report(docs, args.results, args.out_dir)
+        for name, content in (("report.md", text),
+                              ("verdicts.json", json.dumps([v.to_dict() for v in verdicts], indent=2) + "\n")):
+            path = os.path.join(args.out_dir, name)
+            tmp = path + ".tmp"
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(content)
+            os.replace(tmp, path)
+    except OSError as e:
+        print(f"report.py: cannot write the report: {e}", file=sys.stderr)
+        return 1
+    print(f"report.py: wrote {os.path.join(args.out_dir, 'report.md')} and verdicts.json "
+          f"({len(verdicts)} verdict(s))")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
