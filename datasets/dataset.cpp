@@ -1,6 +1,7 @@
 #include "datasets/dataset.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -17,8 +18,6 @@
 #include <sstream>
 #include <streambuf>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "datasets/text_zipf.h"
 #include "datasets/xxhash.h"
@@ -60,9 +59,15 @@ struct Unit {
 
 // Largest first: format_size picks the first that divides exactly.
 constexpr Unit kUnits[] = {
-    {"TiB", std::uint64_t{1} << 40}, {"TB", 1000000000000ULL}, {"GiB", std::uint64_t{1} << 30},
-    {"GB", 1000000000ULL},           {"MiB", 1ULL << 20},      {"MB", 1000000ULL},
-    {"KiB", 1ULL << 10},             {"KB", 1000ULL},          {"B", 1ULL},
+    {"TiB", std::uint64_t{1} << 40},
+    {"TB", 1000000000000ULL},
+    {"GiB", std::uint64_t{1} << 30},
+    {"GB", 1000000000ULL},
+    {"MiB", 1ULL << 20},
+    {"MB", 1000000ULL},
+    {"KiB", 1ULL << 10},
+    {"KB", 1000ULL},
+    {"B", 1ULL},
 };
 
 bool equals_ignore_case(std::string_view a, std::string_view b) {
@@ -117,8 +122,8 @@ std::uint64_t parse_size(const std::string& text) {
     if (unit == 0 && equals_ignore_case(unit_name, u.name)) unit = u.bytes;
   }
   if (unit == 0) {
-    throw fail(fmt::format("unknown unit '{}' (use B, KB, MB, GB, TB, KiB, MiB, GiB or TiB)",
-                           unit_name));
+    throw fail(
+        fmt::format("unknown unit '{}' (use B, KB, MB, GB, TB, KiB, MiB, GiB or TiB)", unit_name));
   }
   if (whole > kMax / unit) throw fail("too large");
   const std::uint64_t bytes = whole * unit;

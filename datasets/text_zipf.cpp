@@ -8,7 +8,6 @@
 #include <cstring>
 #include <exception>
 #include <mutex>
-#include <string_view>
 #include <thread>
 #include <unordered_set>
 
@@ -22,28 +21,26 @@ namespace {
 // Pseudo-English words are syllables (onset + nucleus + coda) plus, for longer
 // words, an English suffix. Lists repeat entries to weight them.
 constexpr std::array kStartOnsets = {
-    "",   "",   "",   "",   "",   "",   "b",  "c",   "d",   "f",  "g",  "h",  "h",
-    "j",  "k",  "l",  "l",  "m",  "m",  "n",  "p",   "p",   "r",  "r",  "s",  "s",
-    "s",  "t",  "t",  "t",  "v",  "w",  "w",  "y",   "th",  "th", "sh", "ch", "wh",
-    "st", "tr", "pr", "br", "gr", "cr", "dr", "fr",  "pl",  "bl", "cl", "gl", "fl",
-    "sl", "sp", "sc", "sm", "sn", "sw", "qu", "ph",  "wr",  "kn", "z",  "str", "spr"};
-constexpr std::array kInnerOnsets = {"b",  "c",  "d",  "f",  "g",  "h",  "k",  "l",  "l",  "m",
-                                     "m",  "n",  "n",  "p",  "r",  "r",  "s",  "s",  "t",  "t",
-                                     "t",  "v",  "w",  "th", "sh", "ch", "st", "tr", "pr", "gr",
-                                     "cr", "dr", "pl", "bl", "cl", "ct", "nd", "nt", "rt", "ll",
-                                     "ss", "tt", "pp", "mm", "rr", "x",  "z"};
-constexpr std::array kSingleOnsets = {"b", "c", "d", "f", "g", "h", "l", "m", "n",
-                                      "p", "r", "s", "t", "t", "v", "w"};
+    "",   "",   "",   "",   "",   "",   "b",  "c",  "d",  "f",  "g",  "h",   "h",
+    "j",  "k",  "l",  "l",  "m",  "m",  "n",  "p",  "p",  "r",  "r",  "s",   "s",
+    "s",  "t",  "t",  "t",  "v",  "w",  "w",  "y",  "th", "th", "sh", "ch",  "wh",
+    "st", "tr", "pr", "br", "gr", "cr", "dr", "fr", "pl", "bl", "cl", "gl",  "fl",
+    "sl", "sp", "sc", "sm", "sn", "sw", "qu", "ph", "wr", "kn", "z",  "str", "spr"};
+constexpr std::array kInnerOnsets = {
+    "b",  "c",  "d",  "f",  "g",  "h",  "k",  "l",  "l",  "m",  "m",  "n",  "n",  "p",  "r",  "r",
+    "s",  "s",  "t",  "t",  "t",  "v",  "w",  "th", "sh", "ch", "st", "tr", "pr", "gr", "cr", "dr",
+    "pl", "bl", "cl", "ct", "nd", "nt", "rt", "ll", "ss", "tt", "pp", "mm", "rr", "x",  "z"};
+constexpr std::array kSingleOnsets = {"b", "c", "d", "f", "g", "h", "l", "m",
+                                      "n", "p", "r", "s", "t", "t", "v", "w"};
 constexpr std::array kNuclei = {"a",  "a",  "a",  "e",  "e",  "e",  "e",  "i",  "i",
                                 "i",  "o",  "o",  "o",  "u",  "u",  "y",  "ea", "ee",
                                 "oo", "ou", "ai", "ie", "oa", "au", "ei", "io"};
-constexpr std::array kCodas = {"n",  "n",  "r",  "r",  "s",  "t",  "l",  "d",  "m",  "st",
-                               "nd", "ng", "nt", "ck", "ll", "ss", "rt", "rn", "rd", "sh",
-                               "th", "ch", "x",  "ct", "ft", "mp", "lt", "ld", "rs", "ts",
-                               "k",  "p",  "ght"};
-constexpr std::array kSuffixes = {"ing", "ed",  "er",  "ly",   "tion", "ness", "ment", "able", "ous",
-                                  "es",  "s",   "al",  "ity",  "ive",  "ful",  "less", "ism",  "ist",
-                                  "ize", "ure", "ance", "ence", "y",   "ic",   "ate"};
+constexpr std::array kCodas = {"n",  "n",  "r",  "r",  "s",  "t",  "l",  "d",  "m",  "st", "nd",
+                               "ng", "nt", "ck", "ll", "ss", "rt", "rn", "rd", "sh", "th", "ch",
+                               "x",  "ct", "ft", "mp", "lt", "ld", "rs", "ts", "k",  "p",  "ght"};
+constexpr std::array kSuffixes = {
+    "ing", "ed",  "er",   "ly",  "tion", "ness", "ment", "able", "ous",  "es", "s",  "al", "ity",
+    "ive", "ful", "less", "ism", "ist",  "ize",  "ure",  "ance", "ence", "y",  "ic", "ate"};
 
 // Accented forms (UTF-8, two bytes each) of the letters they replace.
 struct Accent {
@@ -62,27 +59,46 @@ constexpr std::array kAccents = {
 // Real loanwords and names, placed at random mid ranks. Literals are split
 // after each escape so that a following letter is not read as a hex digit.
 constexpr std::array kLoanwords = {
-    "caf\xC3\xA9",                   // café
-    "na\xC3\xAF" "ve",               // naïve
-    "Z\xC3\xBC" "rich",              // Zürich
-    "fa\xC3\xA7" "ade",              // façade
-    "r\xC3\xA9" "sum\xC3\xA9",       // résumé
-    "jalape\xC3\xB1" "o",            // jalapeño
-    "\xC3\x85" "ngstr\xC3\xB6" "m",  // Ångström
-    "Malm\xC3\xB6",                  // Malmö
-    "Krak\xC3\xB3" "w",              // Kraków
-    "Bogot\xC3\xA1",                 // Bogotá
-    "cr\xC3\xA8" "me",               // crème
-    "d\xC3\xA9" "j\xC3\xA0",         // déjà
-    "fianc\xC3\xA9" "e",             // fiancée
-    "M\xC3\xBC" "ller",              // Müller
-    "se\xC3\xB1" "or",               // señor
-    "pi\xC3\xB1" "ata",              // piñata
-    "G\xC3\xB6" "del",               // Gödel
-    "Qu\xC3\xA9" "bec",              // Québec
-    "\xC5\x8C" "saka",               // Ōsaka
-    "\xC3\xBC" "ber",                // über
-    "Nguy\xE1\xBB\x85" "n",          // Nguyễn (a three-byte letter)
+    "caf\xC3\xA9",  // café
+    "na\xC3\xAF"
+    "ve",  // naïve
+    "Z\xC3\xBC"
+    "rich",  // Zürich
+    "fa\xC3\xA7"
+    "ade",  // façade
+    "r\xC3\xA9"
+    "sum\xC3\xA9",  // résumé
+    "jalape\xC3\xB1"
+    "o",  // jalapeño
+    "\xC3\x85"
+    "ngstr\xC3\xB6"
+    "m",             // Ångström
+    "Malm\xC3\xB6",  // Malmö
+    "Krak\xC3\xB3"
+    "w",              // Kraków
+    "Bogot\xC3\xA1",  // Bogotá
+    "cr\xC3\xA8"
+    "me",  // crème
+    "d\xC3\xA9"
+    "j\xC3\xA0",  // déjà
+    "fianc\xC3\xA9"
+    "e",  // fiancée
+    "M\xC3\xBC"
+    "ller",  // Müller
+    "se\xC3\xB1"
+    "or",  // señor
+    "pi\xC3\xB1"
+    "ata",  // piñata
+    "G\xC3\xB6"
+    "del",  // Gödel
+    "Qu\xC3\xA9"
+    "bec",  // Québec
+    "\xC5\x8C"
+    "saka",  // Ōsaka
+    "\xC3\xBC"
+    "ber",  // über
+    "Nguy\xE1\xBB\x85"
+    "n",  // Nguyễn (a three-byte letter)
 };
 
 template <std::size_t N>
@@ -90,8 +106,19 @@ const char* pick(Rng& rng, const std::array<const char*, N>& list) {
   return list[rng.below(static_cast<std::uint32_t>(N))];
 }
 
-// A pseudo-English word of exactly `length` bytes (all lower-case ASCII).
+constexpr std::array kVowels = {"a", "e", "i", "o", "u"};
+constexpr std::array kFinals = {"n", "r", "s", "t", "l", "d", "m", "x", "f", "p", "b", "g", "k"};
+
+// A pseudo-English word of exactly `length` bytes (all lower-case ASCII), or
+// an empty string when this draw missed the length.
 std::string make_word(Rng& rng, int length) {
+  if (length <= 1) return pick(rng, std::array{"a", "i", "o", "e", "u", "y"});
+  if (length == 2) {  // "bu", "at", "oh"
+    const std::uint32_t shape = rng.below(10);
+    if (shape < 6) return std::string(pick(rng, kSingleOnsets)) + pick(rng, kVowels);
+    if (shape < 9) return std::string(pick(rng, kVowels)) + pick(rng, kFinals);
+    return std::string(pick(rng, kVowels)) + "h";
+  }
   std::string suffix;
   if (length >= 6 && rng.below(100) < 35) {
     suffix = pick(rng, kSuffixes);
@@ -114,10 +141,9 @@ std::string make_word(Rng& rng, int length) {
       vowel_end = rng.below(100) >= 55;
       if (!vowel_end) word += pick(rng, kCodas);
     }
-    if (word.size() == stem) break;
+    if (word.size() == stem && word.find("yy") == std::string::npos) return word + suffix;
   }
-  word.resize(stem);  // rare: no attempt hit the length exactly
-  return word + suffix;
+  return {};
 }
 
 // Replaces one ASCII letter after the first with an accented UTF-8 form.
@@ -133,22 +159,21 @@ void accent_word(Rng& rng, std::string& word) {
   word.replace(pos, 1, kAccents[a].utf8);
 }
 
-// Word length by popularity rank: grows with log(rank) as in English (the top
-// words have 1-3 letters, the rare ones 8-10), spread by a triangular noise of
-// +-1.6 and, past the top 100, a geometric tail up to 10 more letters. All in
-// exactly rounded double arithmetic (no libm), hence the same everywhere.
-// The lengths of English's 20 most frequent words: the of and to a in is it
-// you that he was for on are with as I his they.
+// Word length by popularity rank, as in English: the most frequent words are
+// the shortest and the length grows with log(rank). The 20 most frequent
+// words have the lengths of English's: the of and to a in is it you that he
+// was for on are with as I his they.
 constexpr std::array<int, 20> kTopLengths = {3, 2, 3, 2, 1, 2, 2, 2, 3, 4,
                                              2, 3, 3, 2, 3, 4, 2, 1, 3, 4};
-#ifndef TZ_BASE
-#define TZ_BASE 1.8
-#define TZ_SLOPE 0.5
-#define TZ_NOISE 1.6
-#define TZ_TAIL 12
-#endif
-constexpr double kBase = TZ_BASE, kSlope = TZ_SLOPE, kNoise = TZ_NOISE;
-constexpr std::uint32_t kTail = TZ_TAIL;
+// Other ranks: base + slope * ln(rank + 1), a triangular noise of +-kNoise,
+// and with kTailPercent% probability a geometric tail (continue with
+// kTailContinuePercent%) of up to 10 more letters. Tuned so that the running
+// text's word lengths follow English (mean ~4.8; 2-3 letters most common; ~7%
+// of 9 letters and more). ln is approximated from the bit width so that only
+// exactly rounded double arithmetic is used (no libm): the same everywhere.
+constexpr double kBase = 1.2, kSlope = 0.55, kNoise = 2.6;
+constexpr std::uint32_t kTailPercent = 30, kTailContinuePercent = 65;
+
 int target_length(Rng& rng, std::uint32_t rank) {
   if (rank < kTopLengths.size()) return kTopLengths[rank];
   const std::uint64_t x = std::uint64_t{rank} + 1;
@@ -158,29 +183,33 @@ int target_length(Rng& rng, std::uint32_t rank) {
   const double base = kBase + kSlope * 0.6931471805599453 * log2_x;
   const double noise = kNoise * ((rng.below(1000) + rng.below(1000)) / 1000.0 - 1.0);
   int tail = 0;
-  if (rng.below(100) < kTail) {
-    while (tail < 10 && rng.below(100) < TZ_GEO) ++tail;
+  if (rng.below(100) < kTailPercent) {
+    while (tail < 10 && rng.below(100) < kTailContinuePercent) ++tail;
   }
   const int length = static_cast<int>(std::max(1.0, base + noise + tail + 0.5));
   return std::min(length, 22);
 }
 
-struct Vocabulary {
-  std::string chars;                  // all words, concatenated
-  std::vector<std::uint32_t> offset;  // word i is chars[offset[i], offset[i + 1])
-  // Alias table (Walker/Vose) in 32-bit fixed point: slot i keeps i with
-  // probability cut[i] / 2^32, else gives alias[i].
-  std::vector<std::uint32_t> cut;
-  std::vector<std::uint32_t> alias;
+// A word padded to 32 bytes, so that copying one is a fixed-size copy.
+struct alignas(32) WordRecord {
+  char bytes[31];
+  std::uint8_t length;
+};
 
-  std::uint32_t size() const { return static_cast<std::uint32_t>(cut.size()); }
-  std::string_view word(std::uint32_t i) const {
-    return {chars.data() + offset[i], offset[i + 1] - offset[i]};
-  }
-  std::uint32_t sample(Rng& rng) const {
-    const std::uint64_t r = rng.next();
-    const auto slot = static_cast<std::uint32_t>(((r & 0xFFFFFFFFu) * size()) >> 32);
-    return static_cast<std::uint32_t>(r >> 32) < cut[slot] ? slot : alias[slot];
+struct Vocabulary {
+  std::vector<WordRecord> words;  // by rank
+  // Sampling by inversion: cdf[r] = P(rank <= r) in units of 2^-31 (the last
+  // is 2^31), and guide[g] = the first rank whose cdf exceeds g * 2^15, so a
+  // draw starts at the right rank and scans at most a few (popular ranks are
+  // few per guide bucket and stay in cache).
+  std::vector<std::uint32_t> cdf;
+  std::vector<std::uint32_t> guide;
+
+  // u: 31 random bits.
+  std::uint32_t sample(std::uint32_t u) const {
+    std::uint32_t r = guide[u >> 15];
+    while (cdf[r] <= u) ++r;
+    return r;
   }
 };
 
@@ -198,7 +227,7 @@ std::vector<std::string> build_words(std::uint64_t seed) {
       bool fresh = false;
       for (int attempt = 0; attempt < 64 && !fresh; ++attempt) {
         word = make_word(rng, length);
-        fresh = !seen.contains(word);
+        fresh = !word.empty() && !seen.contains(word);
       }
       if (fresh) break;
       ++length;  // this length's short words are used up
@@ -211,63 +240,48 @@ std::vector<std::string> build_words(std::uint64_t seed) {
     }
     words.push_back(std::move(word));
   }
+  std::unordered_set<std::uint32_t> placed;
   for (const char* loanword : kLoanwords) {
-    words[300 + rng.below(30000)] = loanword;
+    std::uint32_t rank;
+    do {
+      rank = 300 + rng.below(30000);
+    } while (!placed.insert(rank).second);
+    words[rank] = loanword;
   }
   return words;
 }
 
-// Zipf-Mandelbrot weights 1 / (rank + 1 + q) scaled to integers that sum to
-// exactly V * 2^32, then Vose's alias construction in integers.
-void build_alias(Vocabulary& vocab) {
-  const std::uint32_t n = kTextZipfVocabulary;
-  std::vector<double> p(n);
-  double sum = 0;
-  for (std::uint32_t r = 0; r < n; ++r) {
-    p[r] = 1.0 / (r + 1 + kTextZipfOffset);
-    sum += p[r];
-  }
-  constexpr std::uint64_t kOne = std::uint64_t{1} << 32;
-  const std::uint64_t total = std::uint64_t{n} * kOne;
-  std::vector<std::uint64_t> weight(n);
-  std::uint64_t assigned = 0;
-  for (std::uint32_t r = 0; r < n; ++r) {
-    weight[r] = static_cast<std::uint64_t>(p[r] / sum * static_cast<double>(total));
-    assigned += weight[r];
-  }
-  weight[0] += total - assigned;  // rounding remainder (tiny) to the top word
-  vocab.cut.assign(n, 0xFFFFFFFFu);
-  vocab.alias.resize(n);
-  std::vector<std::uint32_t> small, large;
-  for (std::uint32_t r = 0; r < n; ++r) {
-    vocab.alias[r] = r;
-    (weight[r] < kOne ? small : large).push_back(r);
-  }
-  while (!small.empty() && !large.empty()) {
-    const std::uint32_t s = small.back();
-    small.pop_back();
-    const std::uint32_t l = large.back();
-    vocab.cut[s] = static_cast<std::uint32_t>(weight[s]);
-    vocab.alias[s] = l;
-    weight[l] -= kOne - weight[s];
-    if (weight[l] < kOne) {
-      large.pop_back();
-      small.push_back(l);
-    }
-  }
-  // Whatever is left holds (up to rounding) exactly one slot: keeps itself.
-}
-
+// Zipf-Mandelbrot weights 1 / (rank + 1 + q): summed in rank order in double
+// precision (exactly rounded operations only, so the same everywhere).
 Vocabulary build_vocabulary(std::uint64_t seed) {
   Vocabulary vocab;
   const std::vector<std::string> words = build_words(seed);
-  vocab.offset.reserve(words.size() + 1);
-  for (const std::string& w : words) {
-    vocab.offset.push_back(static_cast<std::uint32_t>(vocab.chars.size()));
-    vocab.chars += w;
+  const std::uint32_t n = kTextZipfVocabulary;
+  vocab.words.resize(n);
+  for (std::uint32_t r = 0; r < n; ++r) {
+    WordRecord& rec = vocab.words[r];
+    std::memset(rec.bytes, ' ', sizeof rec.bytes);
+    std::memcpy(rec.bytes, words[r].data(), words[r].size());
+    rec.length = static_cast<std::uint8_t>(words[r].size());
   }
-  vocab.offset.push_back(static_cast<std::uint32_t>(vocab.chars.size()));
-  build_alias(vocab);
+  std::vector<double> cumulative(n);
+  double sum = 0;
+  for (std::uint32_t r = 0; r < n; ++r) {
+    sum += 1.0 / (r + 1 + kTextZipfOffset);
+    cumulative[r] = sum;
+  }
+  constexpr std::uint32_t kOne = std::uint32_t{1} << 31;
+  vocab.cdf.resize(n);
+  for (std::uint32_t r = 0; r < n; ++r) {
+    vocab.cdf[r] = static_cast<std::uint32_t>(cumulative[r] / sum * kOne);
+  }
+  vocab.cdf[n - 1] = kOne;  // above every draw: the scan always stops
+  vocab.guide.resize(std::size_t{1} << 16);
+  std::uint32_t r = 0;
+  for (std::uint32_t g = 0; g < vocab.guide.size(); ++g) {
+    while (vocab.cdf[r] <= g << 15) ++r;
+    vocab.guide[g] = r;
+  }
   return vocab;
 }
 
@@ -284,15 +298,23 @@ constexpr const char* kEmDash = "\xE2\x80\x94";  // "—"
 
 char upper(char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c; }
 
+// Writes whole sentences into a buffer until it holds at least `target` bytes
+// (the buffer has kSlack bytes more). A token is written first and then the
+// byte before it becomes ' ' or, when the line would pass its width, '\n'.
 class ChunkWriter {
  public:
-  ChunkWriter(const Vocabulary& vocab, Rng& rng, std::string& out)
-      : vocab_(vocab), rng_(rng), out_(out) {}
+  static constexpr std::size_t kSlack = 1024;
 
-  void run(std::size_t target) {
-    while (out_.size() < target) {
-      if (sentences_left_ == 0) {
-        if (!out_.empty()) out_ += "\n\n";
+  ChunkWriter(const Vocabulary& vocab, Rng& rng, char* buffer, std::size_t target)
+      : vocab_(vocab), rng_(rng), buf_(buffer), target_(target) {}
+
+  void run() {
+    while (pos_ < target_) {
+      if (sentences_left_ == 0) {  // a new paragraph
+        if (pos_ > 0) {
+          put_char('\n');
+          put_char('\n');
+        }
         line_ = 0;
         width_ = 60 + rng_.below(21);
         sentences_left_ = 1 + rng_.below(5) + rng_.below(5);
@@ -303,30 +325,35 @@ class ChunkWriter {
   }
 
  private:
-  static constexpr std::size_t kTokenMax = 192;
+  void begin_token() {
+    if (line_ > 0) separator_ = pos_++;
+    start_ = pos_;
+  }
 
-  void emit(const char* s, std::size_t n) {
-    if (line_ > 0) {
-      if (line_ + 1 + n > width_) {
-        out_ += '\n';
-        line_ = 0;
-      } else {
-        out_ += ' ';
-        ++line_;
-      }
+  void end_token() {
+    const std::size_t n = pos_ - start_;
+    if (line_ == 0) {
+      line_ = n;
+    } else if (line_ + 1 + n > width_) {
+      buf_[separator_] = '\n';
+      line_ = n;
+    } else {
+      buf_[separator_] = ' ';
+      line_ += 1 + n;
     }
-    out_.append(s, n);
-    line_ += n;
   }
 
-  std::size_t put(char* tok, std::size_t len, std::string_view s) {
-    std::memcpy(tok + len, s.data(), s.size());
-    return len + s.size();
+  void put_char(char c) { buf_[pos_++] = c; }
+
+  void put_word(std::uint32_t rank) {
+    const WordRecord& word = vocab_.words[rank];
+    std::memcpy(buf_ + pos_, word.bytes, sizeof(WordRecord));  // fixed size: fast
+    pos_ += word.length;
   }
 
-  std::size_t put_number(char* tok, std::size_t len) {
-    char* p = tok + len;
-    char* end = tok + kTokenMax;
+  void put_number() {
+    char* p = buf_ + pos_;
+    char* end = p + 32;
     const std::uint32_t kind = rng_.below(100);
     if (kind < 40) {  // small count
       p = std::to_chars(p, end, 1 + rng_.below(100)).ptr;
@@ -338,34 +365,36 @@ class ChunkWriter {
       const std::uint32_t frac = rng_.below(100);
       *p++ = static_cast<char>('0' + frac / 10);
       *p++ = static_cast<char>('0' + frac % 10);
-    } else if (kind < 90) {  // thousands
+    } else if (kind < 90) {  // thousands, round-ish: "12,500"
       p = std::to_chars(p, end, 1 + rng_.below(999)).ptr;
       *p++ = ',';
-      const std::uint32_t hundreds = rng_.below(10);  // "12,500": round-ish
-      *p++ = static_cast<char>('0' + hundreds);
+      *p++ = static_cast<char>('0' + rng_.below(10));
       *p++ = '0';
       *p++ = '0';
     } else {  // percentage
       p = std::to_chars(p, end, 1 + rng_.below(99)).ptr;
       *p++ = '%';
     }
-    return static_cast<std::size_t>(p - tok);
+    pos_ = static_cast<std::size_t>(p - buf_);
   }
 
-  // A word, number, hyphenated pair or ALL-CAPS word appended to tok.
-  std::size_t put_word(char* tok, std::size_t len, bool capitalize) {
-    const std::uint32_t k = rng_.below(65536);
-    if (k < kNumber16) return put_number(tok, len);
-    const std::size_t start = len;
-    len = put(tok, len, vocab_.word(vocab_.sample(rng_)));
-    if (k < kNumber16 + kHyphen16) {
-      tok[len++] = '-';
-      len = put(tok, len, vocab_.word(vocab_.sample(rng_)));
-    } else if (k < kNumber16 + kHyphen16 + kAllCaps16) {
-      for (std::size_t i = start; i < len; ++i) tok[i] = upper(tok[i]);
+  // A word, number, hyphenated pair or ALL-CAPS word. r: a fresh draw (bits
+  // 0-31 pick the word, 32-47 the kind).
+  void put_word_token(std::uint64_t r, bool capitalize) {
+    const auto kind = static_cast<std::uint32_t>((r >> 32) & 0xFFFF);
+    if (kind < kNumber16) {
+      put_number();
+      return;
     }
-    if (capitalize) tok[start] = upper(tok[start]);
-    return len;
+    const std::size_t start = pos_;
+    put_word(vocab_.sample(static_cast<std::uint32_t>(r) >> 1));
+    if (kind < kNumber16 + kHyphen16) {
+      put_char('-');
+      put_word(vocab_.sample(static_cast<std::uint32_t>(rng_.next()) >> 1));
+    } else if (kind < kNumber16 + kHyphen16 + kAllCaps16) {
+      for (std::size_t i = start; i < pos_; ++i) buf_[i] = upper(buf_[i]);
+    }
+    if (capitalize) buf_[start] = upper(buf_[start]);
   }
 
   void sentence() {
@@ -376,39 +405,57 @@ class ChunkWriter {
       paren_open = 1 + rng_.below(n - 3);
       paren_close = std::min(paren_open + rng_.below(4), n - 2);
     }
-    char tok[kTokenMax];
-    for (std::uint32_t i = 0; i < n; ++i) {
-      std::size_t len = 0;
-      if (i == 0 && quoted) tok[len++] = '"';
-      if (i == paren_open) tok[len++] = '(';
-      len = put_word(tok, len, i == 0);
-      if (i == paren_close) tok[len++] = ')';
+    for (std::uint32_t i = 0; i < n && pos_ < target_; ++i) {
+      const std::uint64_t r = rng_.next();
+      begin_token();
+      if (i == 0 && quoted) put_char('"');
+      if (i == paren_open) put_char('(');
+      put_word_token(r, i == 0);
+      if (i == paren_close) put_char(')');
       bool dash = false;
       if (i + 1 == n) {
         const std::uint32_t end = rng_.below(100);
-        len = put(tok, len, end < 84 ? "." : end < 91 ? "?" : end < 97 ? "!" : "...");
-        if (quoted) tok[len++] = '"';
+        if (end < 84) {
+          put_char('.');
+        } else if (end < 91) {
+          put_char('?');
+        } else if (end < 97) {
+          put_char('!');
+        } else {
+          put_char('.');
+          put_char('.');
+          put_char('.');
+        }
+        if (quoted) put_char('"');
       } else {
-        const std::uint32_t p = rng_.below(65536);
+        const auto p = static_cast<std::uint32_t>(r >> 48);  // bits 48-63
         if (p < kComma16) {
-          tok[len++] = ',';
+          put_char(',');
         } else if (p < kComma16 + kSemicolon16) {
-          tok[len++] = ';';
+          put_char(';');
         } else if (p < kComma16 + kSemicolon16 + kColon16) {
-          tok[len++] = ':';
+          put_char(':');
         } else if (p < kComma16 + kSemicolon16 + kColon16 + kDash16) {
           dash = true;
         }
       }
-      emit(tok, len);
-      if (dash) emit(kEmDash, std::strlen(kEmDash));
+      end_token();
+      if (dash) {
+        begin_token();
+        for (const char* c = kEmDash; *c != 0; ++c) put_char(*c);
+        end_token();
+      }
     }
   }
 
   const Vocabulary& vocab_;
   Rng& rng_;
-  std::string& out_;
-  std::size_t line_ = 0;
+  char* buf_;
+  std::size_t target_;
+  std::size_t pos_ = 0;
+  std::size_t start_ = 0;      // of the current token
+  std::size_t separator_ = 0;  // the byte before it, when the line is not empty
+  std::size_t line_ = 0;       // bytes on the current line
   std::size_t width_ = 72;
   std::uint32_t sentences_left_ = 0;
 };
@@ -416,12 +463,13 @@ class ChunkWriter {
 // Chunk `index` of the text, exactly `size` bytes, ending in '\n'.
 void generate_chunk(const Vocabulary& vocab, std::uint64_t seed, std::uint64_t index,
                     std::size_t size, std::string& out) {
-  out.clear();
-  if (size == 0) return;
-  out.reserve(size + 4096);
+  out.resize(size + ChunkWriter::kSlack);
+  if (size == 0) {
+    out.clear();
+    return;
+  }
   Rng rng(mix_seed(seed, index));
-  ChunkWriter writer(vocab, rng, out);
-  writer.run(size);
+  ChunkWriter(vocab, rng, out.data(), size).run();
   out.resize(size);
   out[size - 1] = '\n';
   // Do not leave a UTF-8 character cut in half before the final '\n'.
@@ -431,7 +479,9 @@ void generate_chunk(const Vocabulary& vocab, std::uint64_t seed, std::uint64_t i
     --lead;
     const auto b = static_cast<unsigned char>(out[lead]);
     const std::size_t need = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
-    if (size - 1 - lead < need) std::fill(out.begin() + static_cast<std::ptrdiff_t>(lead), out.end() - 1, ' ');
+    if (size - 1 - lead < need) {
+      std::fill(out.begin() + static_cast<std::ptrdiff_t>(lead), out.end() - 1, ' ');
+    }
   }
 }
 

@@ -2,7 +2,7 @@
 // and friends. Pseudo-English words (built from syllables, deterministic in the
 // seed) over a vocabulary of kTextZipfVocabulary words, drawn with Zipf
 // frequencies (exponent 1, Zipf-Mandelbrot offset kTextZipfOffset, so the top
-// word is about 6.5% of the tokens, as "the" is), the most popular words the
+// word is about 7% of the tokens, as "the" is), the most popular words the
 // shortest; sentences with capitals, commas and end punctuation, numbers,
 // quotes, parentheses, hyphenated and ALL-CAPS words, about 0.5% of the words
 // with non-ASCII UTF-8 letters; lines wrapped at 60-80 bytes, blank lines

@@ -302,6 +302,10 @@ def main(argv=None) -> int:
         if plotter is None:
             print(f"plot.py: {exp.id}: unknown plot kind {kind!r}; drawing bars", file=sys.stderr)
             plotter = plot_bars
+        if exp.duplicates:
+            print(f"plot.py: {exp.id}: {len(exp.duplicates)} point(s) measured in more than one file "
+                  f"(e.g. {exp.duplicates[0]}); the figure shows one measurement of each (the first that ran)",
+                  file=sys.stderr)
         fig = plotter(exp, plt)
         for fmt in formats:
             path = os.path.join(args.out_dir, f"{exp.id}.{fmt}")

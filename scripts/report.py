@@ -145,6 +145,9 @@ def experiment_section(exp: V.Experiment, verdicts: list[V.Verdict], docs: list[
     incomplete = [os.path.basename(paths[i]) for i in exp.documents if docs[i].get("complete") is False]
     if incomplete:
         out.append(f"- **Incomplete run** (stopped early): {', '.join(incomplete)}")
+    if exp.duplicates:
+        out.append(f"- {len(exp.duplicates)} point(s) were measured in more than one results file "
+                   f"(e.g. `{exp.duplicates[0]}`); each measurement is listed below, the figure shows one.")
     out.append("")
 
     png = f"{exp.id}.png"

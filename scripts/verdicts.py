@@ -70,6 +70,9 @@ class Experiment:
     spec: dict            # "experiment" object of the first document with this id
     documents: list       # indices into the document list
     points: list          # point dicts (copies) with "_doc" = document index
+    duplicates: list = None  # keys measured in more than one document
+
+
 
 
 def merge_experiments(docs: list[dict]) -> list[Experiment]:
@@ -86,6 +89,11 @@ def merge_experiments(docs: list[dict]) -> list[Experiment]:
         for p in doc["points"]:
             if isinstance(p, dict):
                 exp.points.append(dict(p, _doc=i))
+    for exp in by_id.values():
+        docs_of: dict[str, set] = {}
+        for p in exp.points:
+            docs_of.setdefault(str(p.get("key")), set()).add(p["_doc"])
+        exp.duplicates = [k for k, d in docs_of.items() if len(d) > 1]
     return list(by_id.values())
 
 
@@ -123,12 +131,11 @@ def short_device(name: str, width: int = 22) -> str:
     if not name:
         return ""
     s = name
-    pocl = False
-    for prefix in ("cpu-", "pthread-", "basic-"):
-        if s.startswith(prefix):
-            pocl = True
-            s = s.split("-", 2)[-1] if s.count("-") >= 2 and prefix == "cpu-" else s[len(prefix):]
-            break
+    # PoCL CPU devices: "pthread-Intel(R) ...", "cpu-haswell-AMD EPYC ...", "pthread-haswell-AMD EPYC"
+    m = re.match(r"^(?:cpu|pthread|basic|tbb)-(?:[a-z0-9_]+(?:-[a-z0-9_]+)*-)?(.+)$", s)
+    pocl = m is not None
+    if m:
+        s = m.group(1)
     for token in ("(R)", "(TM)", "(tm)", " CPU", " Processor", "GeForce "):
         s = s.replace(token, "")
     for prefix in _VENDOR_PREFIXES:

@@ -126,10 +126,28 @@ TEST(ParseSize, AcceptsBinaryDecimalAndPlainSizes) {
 }
 
 TEST(ParseSize, RejectsBadInputWithUsageError) {
-  for (const std::string bad :
-       {"", "-1", "-4MiB", "abc", "MiB", "4XB", "4MiBs", "4MiB ", " 4MiB", "4 MiB junk", "1.5",
-        "1.", ".5GB", "1.2345678GB", "1e9", "0x10", "+4", "4K", "18446744073709551616",
-        "16777216TiB", "17179869184GiB", "99999999999999999999999MiB"}) {
+  for (const std::string bad : {"",
+                                "-1",
+                                "-4MiB",
+                                "abc",
+                                "MiB",
+                                "4XB",
+                                "4MiBs",
+                                "4MiB ",
+                                " 4MiB",
+                                "4 MiB junk",
+                                "1.5",
+                                "1.",
+                                ".5GB",
+                                "1.2345678GB",
+                                "1e9",
+                                "0x10",
+                                "+4",
+                                "4K",
+                                "18446744073709551616",
+                                "16777216TiB",
+                                "17179869184GiB",
+                                "99999999999999999999999MiB"}) {
     try {
       parse_size(bad);
       ADD_FAILURE() << "accepted '" << bad << "'";
@@ -159,8 +177,18 @@ TEST(FormatSize, UsesTheLargestUnitThatDividesExactly) {
 
 TEST(FormatSize, RoundTripsThroughParseSize) {
   std::uint64_t x = 0x9E3779B97F4A7C15ULL;
-  std::vector<std::uint64_t> values = {0, 1, 999, 1000, 1024, 4096, 1ULL << 20, 1000000, 12345678,
-                                       1ULL << 40, 7000000000000ULL, ~std::uint64_t{0}};
+  std::vector<std::uint64_t> values = {0,
+                                       1,
+                                       999,
+                                       1000,
+                                       1024,
+                                       4096,
+                                       1ULL << 20,
+                                       1000000,
+                                       12345678,
+                                       1ULL << 40,
+                                       7000000000000ULL,
+                                       ~std::uint64_t{0}};
   for (int i = 0; i < 200; ++i) {
     x = x * 6364136223846793005ULL + 1442695040888963407ULL;
     values.push_back(x >> (i % 64));
@@ -248,8 +276,8 @@ TEST(Registry, FileNameHasGeneratorVersionSeedAndSize) {
 
 // ---------------------------------------------------------------- text-zipf
 TEST(TextZipf, WritesExactlyTheRequestedSize) {
-  for (std::uint64_t size : std::vector<std::uint64_t>{0, 1, 2, 79, 1000, 65536, 5 * kMiB,
-                                                      5 * kMiB + 3}) {
+  for (std::uint64_t size :
+       std::vector<std::uint64_t>{0, 1, 2, 79, 1000, 65536, 5 * kMiB, 5 * kMiB + 3}) {
     const std::string t = text(size, 42);
     ASSERT_EQ(t.size(), size);
     if (size > 0) {
@@ -337,7 +365,8 @@ TEST(TextZipf, LooksLikeEnglishText) {
   EXPECT_GT(counts.size(), 5000u);
   EXPECT_GE(mean_length, 3.5);
   EXPECT_LE(mean_length, 6.5);
-  EXPECT_TRUE(std::any_of(t.begin(), t.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }));
+  EXPECT_TRUE(std::any_of(t.begin(), t.end(),
+                          [](char c) { return static_cast<unsigned char>(c) >= 0x80; }));
   EXPECT_NE(t.find('\n'), std::string::npos);
   EXPECT_NE(t.find("\n\n"), std::string::npos);  // paragraphs
   for (char c : std::string(".,?!\"()-0123456789")) {
@@ -426,7 +455,8 @@ TEST(Cache, GeneratesThenReusesThenRepairs) {
 
   const DatasetFile first = materialize(spec, cache);
   EXPECT_FALSE(first.from_cache);
-  EXPECT_EQ(first.path, (dir.path() / "nested" / "cache" / "text-zipf-v1-seed7-300KB.txt").string());
+  EXPECT_EQ(first.path,
+            (dir.path() / "nested" / "cache" / "text-zipf-v1-seed7-300KB.txt").string());
   EXPECT_TRUE(fs::path(first.path).is_absolute());
   EXPECT_EQ(first.generator, "text-zipf");
   EXPECT_EQ(first.size_bytes, 300000u);
@@ -491,8 +521,7 @@ TEST(Cache, UnwritableFolderIsARunErrorWithThePath) {
   write_all(dir.path() / "a-file", "x");
   // A folder below a regular file cannot be created, even by root.
   const std::string below_file = (dir.path() / "a-file" / "cache").string();
-  std::string message =
-      run_error_message([&] { materialize({"text-zipf", 1000, 1}, below_file); });
+  std::string message = run_error_message([&] { materialize({"text-zipf", 1000, 1}, below_file); });
   EXPECT_NE(message.find(below_file), std::string::npos) << message;
   EXPECT_NE(message.find("Not a directory"), std::string::npos) << message;
 

@@ -156,6 +156,17 @@ std::string format_p(double p) {
   return fmt::format("{:.4f}", p);
 }
 
+// Smallest two-sided Mann-Whitney p-value possible for sample sizes n1, n2:
+// complete separation, 2 / C(n1 + n2, n1) (the exact distribution).
+double smallest_p(std::size_t n1, std::size_t n2) {
+  double c = 1.0;  // C(n1 + n2, min(n1, n2)), built incrementally
+  const std::size_t k = std::min(n1, n2);
+  for (std::size_t i = 1; i <= k; ++i) {
+    c = c * static_cast<double>(n1 + n2 - k + i) / static_cast<double>(i);
+  }
+  return std::min(1.0, 2.0 / c);
+}
+
 struct Row {
   std::string key, n_a, median_a, n_b, median_b, ratio, speedup, interval, p, mark;
 };
@@ -187,7 +198,8 @@ int compare_results(const std::string& path_a, const std::string& path_b, const 
   std::vector<std::string> only_a, only_b;
   double log_sum = 0.0;
   std::size_t log_count = 0;
-  std::size_t significant_faster = 0, significant_slower = 0;
+  std::size_t significant_faster = 0, significant_slower = 0, not_comparable = 0;
+  bool too_few_for_p = false;  // some pair where even complete separation gives p >= alpha
 
   for (const Point& pa : a.points) {
     const auto it = b.index.find(pa.key);
@@ -222,6 +234,7 @@ int compare_results(const std::string& path_a, const std::string& path_b, const 
       } else {
         row.mark = "~";
       }
+      if (smallest_p(pa.samples.size(), pb.samples.size()) >= kAlpha) too_few_for_p = true;
       if (std::isfinite(speedup) && speedup > 0.0) {
         log_sum += std::log(speedup);
         ++log_count;
@@ -229,6 +242,7 @@ int compare_results(const std::string& path_a, const std::string& path_b, const 
     } else {
       row.ratio = row.speedup = row.interval = row.p = "n/a";
       row.mark = "";
+      ++not_comparable;
     }
     std::string notes;
     if (!pa.status.empty() && pa.status != "ok") notes += "A " + pa.status;
@@ -243,8 +257,8 @@ int compare_results(const std::string& path_a, const std::string& path_b, const 
   out << fmt::format("Comparing {} ({}), B relative to A\n", metric, "milliseconds, median of repetitions");
   out << fmt::format("  A: {}{}\n", a.path, a.description.empty() ? "" : "  [" + a.description + "]");
   out << fmt::format("  B: {}{}\n", b.path, b.description.empty() ? "" : "  [" + b.description + "]");
-  out << "  B/A < 1 means B is faster; speedup = A/B with its 95% bootstrap interval; "
-         "p = two-sided Mann-Whitney; faster/slower at p < 0.05.\n\n";
+  out << "  B/A < 1 means B is faster; speedup = A/B with its 95% bootstrap interval;\n"
+         "  p = two-sided Mann-Whitney U; mark = B faster/slower at p < 0.05, else ~.\n\n";
 
   const Row header{"key", "nA", "median A", "nB", "median B", "B/A", "speedup", "95% CI", "p", "mark"};
   std::size_t w_key = header.key.size(), w_ma = header.median_a.size(), w_mb = header.median_b.size();
@@ -282,9 +296,15 @@ int compare_results(const std::string& path_a, const std::string& path_b, const 
   }
 
   out << '\n'
-      << fmt::format("{} matched point(s): B faster on {}, slower on {}, no significant difference on {}.\n",
+      << fmt::format("{} matched point(s): B faster on {}, slower on {}, no significant difference on {}",
                      rows.size(), significant_faster, significant_slower,
-                     rows.size() - significant_faster - significant_slower);
+                     rows.size() - significant_faster - significant_slower - not_comparable)
+      << (not_comparable ? fmt::format(", no {} samples on both sides for {}", metric, not_comparable) : "")
+      << ".\n";
+  if (too_few_for_p) {
+    out << "note: with so few repetitions even completely separated samples give p >= 0.05; "
+           "use 5 or more (--reps) for significance marks.\n";
+  }
   if (log_count > 0) {
     out << fmt::format("Geometric mean speedup A/B over {} point(s): {:.2f}x\n", log_count,
                        std::exp(log_sum / static_cast<double>(log_count)));
