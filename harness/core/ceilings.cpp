@@ -40,11 +40,13 @@ nlohmann::json measure_ceilings(backend::Device& device, std::size_t bytes, int 
                           {"name", name}, {"value", gbps}, {"unit", "GB/s"}, {"method", std::move(method)}};
   };
   const double gb = static_cast<double>(bytes) / 1e9;
+  // A device whose queue reports no timing (0 ms) gives no ceiling rather than infinity.
+  auto rate = [](double gigabytes, double ms) { return ms > 0 ? gigabytes / (ms / 1e3) : 0.0; };
   double mib = static_cast<double>(bytes) / 1048576.0;
   return nlohmann::json::array(
-      {entry("d2d_copy", 2.0 * gb / (median_of(d2d) / 1e3),
+      {entry("d2d_copy", rate(2.0 * gb, median_of(d2d)),
              fmt::format("device-to-device copy of {:.0f} MiB, bytes read + written, median of {}", mib, reps)),
-       entry("h2d_pinned", gb / (median_of(h2d) / 1e3),
+       entry("h2d_pinned", rate(gb, median_of(h2d)),
              fmt::format("host-to-device copy of {:.0f} MiB from pinned host memory, median of {}", mib, reps))});
 }
 

@@ -3,6 +3,8 @@
 // check what can be checked without nvcc-compiled kernels.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -161,6 +163,7 @@ TEST_F(CudaDeviceTest, SpansAreTimedInOrder) {
 class CudaKernelTest : public CudaDeviceTest {
  protected:
   void SetUp() override {
+    setenv("HARNESS_CHECK_KERNEL_ARGS", "1", 1);  // argument checks are opt-in
     CudaDeviceTest::SetUp();
     if (IsSkipped()) return;
     source_.name = "test/kernels";

@@ -278,11 +278,12 @@ class ClQueue final : public Queue {
     std::vector<TimedSpan> out;
     for (auto& s : spans_) {
       double ms = 0;
-      if (s.first && s.last) {
+      if (s.first) {
+        cl_event last = s.last ? s.last : s.first;  // a one-command span
         cl_ulong start = 0, end = 0;
         check(clGetEventProfilingInfo(s.first, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr),
               "clGetEventProfilingInfo");
-        check(clGetEventProfilingInfo(s.last, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr),
+        check(clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr),
               "clGetEventProfilingInfo");
         ms = end > start ? static_cast<double>(end - start) * 1e-6 : 0.0;
       }
