@@ -128,6 +128,7 @@ struct CudaKernelTable {
 struct ProgramSource {
   std::string name;                       // for messages and caching, e.g. "mars/wordcount"
   std::vector<std::string> opencl_files;  // embedded files, concatenated in order
+  std::string opencl_text;                // appended after the files (tests, generated code)
   std::string opencl_options;             // extra build options
   const CudaKernelTable* cuda = nullptr;  // null when the program has no CUDA build
 };

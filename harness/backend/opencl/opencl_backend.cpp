@@ -373,7 +373,7 @@ class ClDevice final : public Device {
   std::shared_ptr<Program> build(const ProgramSource& source) override {
     auto it = programs_.find(source.name);
     if (it != programs_.end()) return it->second;
-    std::string text = compose_source(source.opencl_files);
+    std::string text = compose_source(source.opencl_files) + source.opencl_text;
     if (const char* dir = std::getenv("HARNESS_DUMP_CL")) {
       std::string name = source.name;
       for (char& c : name) c = (c == '/') ? '_' : c;

@@ -1,0 +1,39 @@
+// The portable prefix sum (frameworks/common/kernels/scan.cl) on every kernel
+// backend present, against std::exclusive_scan.
+#include <numeric>
+#include <random>
+
+#include "frameworks/common/scan.h"
+#include "frameworks/common/tests/device_fixture.h"
+
+namespace harness::testing {
+namespace {
+
+using ScanTest = DeviceTest;
+
+TEST_P(ScanTest, MatchesHostScanAtTileBoundaries) {
+  mapreduce::BufferPool pool(*device_);
+  mapreduce::Scan scan(pool);
+  std::mt19937 rng(7);
+  for (std::uint32_t n : {1u, 2u, 255u, 1023u, 1024u, 1025u, 4096u, 70000u, 1048577u}) {
+    std::vector<std::uint32_t> in(n);
+    for (auto& v : in) v = rng() % 1000;
+    std::vector<std::uint32_t> expected(n);
+    std::exclusive_scan(in.begin(), in.end(), expected.begin(), 0u);
+    const std::uint64_t expected_total = std::accumulate(in.begin(), in.end(), std::uint64_t{0});
+
+    backend::Buffer buf = device_->allocate(n * 4);
+    device_->queue().write(buf, 0, in.data(), n * 4);
+    std::uint64_t total = scan.exclusive(buf, n);
+    std::vector<std::uint32_t> out(n);
+    device_->queue().read(out.data(), buf, 0, n * 4);
+    device_->queue().finish();
+    EXPECT_EQ(total, expected_total) << "n = " << n;
+    EXPECT_EQ(out, expected) << "n = " << n;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, ScanTest, ::testing::ValuesIn(kernel_backends()), backend_test_name);
+
+}  // namespace
+}  // namespace harness::testing
