@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""The harness CLI end to end: exit status and a one-line cause for every bad
+input, word counts equal to an independent script, result documents that pass
+the schema, and `harness compare` on two of them.
+
+Needs HARNESS_BIN (the binary) and HARNESS_SOURCE_DIR (the repository)."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+BIN = os.environ["HARNESS_BIN"]
+SRC = os.environ["HARNESS_SOURCE_DIR"]
+TMP = tempfile.mkdtemp(prefix="harness-cli-test-")
+ENV = dict(os.environ, HARNESS_DATA_DIR=os.path.join(TMP, "data"))
+
+
+def harness(*args):
+    return subprocess.run([BIN, *args], capture_output=True, text=True, env=ENV, timeout=600)
+
+
+def backends():
+    env = json.loads(harness("env", "--json").stdout)
+    return {d["backend"] for d in env["devices"]}, set(env["backends_compiled"])
+
+
+class Errors(unittest.TestCase):
+    def expect(self, rc, fragment, *args):
+        r = harness(*args)
+        self.assertEqual(r.returncode, rc, f"{args}: {r.stderr}")
+        lines = [l for l in r.stderr.splitlines() if l.startswith("harness:")]
+        self.assertEqual(len(lines), 1, r.stderr)
+        self.assertIn(fragment, lines[0])
+
+    def test_usage_errors_exit_2(self):
+        text = os.path.join(SRC, "README.md")
+        self.expect(2, "unknown command", "frobnicate")
+        self.expect(2, "unknown experiment 'nope'", "run", "--experiment", "nope")
+        self.expect(2, "unknown framework 'nope'", "run", "--framework", "nope", "--app", "wordcount",
+                    "--input", text, "--backend", "cpu")
+        self.expect(2, "unknown variant 'nope'", "run", "--framework", "mars", "--variant", "nope",
+                    "--app", "wordcount", "--input", text, "--backend", "opencl")
+        self.expect(2, "unknown app 'nope'", "run", "--framework", "cpu", "--app", "nope",
+                    "--input", text, "--backend", "cpu")
+        self.expect(2, "unknown backend 'nope'", "run", "--framework", "cpu", "--app", "wordcount",
+                    "--input", text, "--backend", "nope")
+        self.expect(2, "unknown option --bogus", "run", "--bogus", "1")
+        self.expect(2, "does not run on backend cpu", "run", "--framework", "mars", "--app", "wordcount",
+                    "--input", text, "--backend", "cpu")
+        self.expect(2, "unknown preset", "run", "--experiment", "mars.wordcount-smoke", "--preset", "huge",
+                    "--out", os.path.join(TMP, "x.json"))
+
+    def test_malformed_spec_exits_2(self):
+        bad = os.path.join(TMP, "bad.json")
+        with open(bad, "w") as f:
+            f.write('{"id": "broken", "title": ')
+        self.expect(2, "malformed experiment spec", "run", "--experiment", bad)
+        with open(bad, "w") as f:
+            json.dump({"id": "x"}, f)
+        self.expect(2, "missing field 'title'", "run", "--experiment", bad)
+
+    def test_run_failures_exit_1(self):
+        self.expect(1, "cannot read input file '/nonexistent/input.txt'", "run", "--framework", "cpu",
+                    "--app", "wordcount", "--input", "/nonexistent/input.txt", "--backend", "cpu")
+        self.expect(1, "cannot write output to '/nonexistent/out.tsv'", "run", "--framework", "cpu",
+                    "--app", "wordcount", "--input", os.path.join(SRC, "README.md"), "--backend", "cpu",
+                    "--dump-output", "/nonexistent/out.tsv")
+        self.expect(1, "cannot write results to '/nonexistent/r.json'", "run", "--experiment",
+                    "mars.wordcount-smoke", "--out", "/nonexistent/r.json")
+
+    def test_backend_without_device(self):
+        present, compiled = backends()
+        if "cuda" in present:
+            self.skipTest("this machine has a CUDA device")
+        args = ("run", "--framework", "mars", "--app", "wordcount", "--input", os.path.join(SRC, "README.md"),
+                "--backend", "cuda")
+        if "cuda" in compiled:
+            self.expect(1, "no cuda device", *args)
+        else:
+            self.expect(2, "not compiled into this binary", *args)
+
+
+class Results(unittest.TestCase):
+    def test_word_counts_equal_an_independent_count(self):
+        present, _ = backends()
+        text = os.path.join(TMP, "english.txt")
+        with open(text, "wb") as f:  # real English prose: the project's own docs and any licenses here
+            for folder in (SRC, os.path.join(SRC, "results"), "/usr/share/common-licenses"):
+                for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+                    path = os.path.join(folder, name)
+                    if os.path.isfile(path) and (name.endswith(".md") or folder.endswith("licenses")):
+                        with open(path, "rb") as g:
+                            f.write(g.read())
+        runs = [("cpu", "cpu")] + [("mars", b) for b in ("opencl", "cuda") if b in present]
+        for framework, backend in runs:
+            out = os.path.join(TMP, f"wc-{backend}.tsv")
+            r = harness("run", "--framework", framework, "--app", "wordcount", "--input", text,
+                        "--backend", backend, "--reps", "1", "--dump-output", out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            check = subprocess.run([sys.executable, os.path.join(SRC, "scripts", "wordcount_check.py"), text, out],
+                                   capture_output=True, text=True)
+            self.assertEqual(check.returncode, 0, f"{backend}: {check.stdout}")
+
+    def test_documents_validate_and_compare(self):
+        docs = []
+        for n in (1, 2):
+            path = os.path.join(TMP, f"smoke{n}.json")
+            r = harness("run", "--experiment", "mars.wordcount-smoke", "--preset", "ci", "--reps", "3",
+                        "--out", path)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            docs.append(path)
+        check = subprocess.run([sys.executable, os.path.join(SRC, "scripts", "check_results.py"), *docs],
+                               capture_output=True, text=True)
+        self.assertEqual(check.returncode, 0, check.stdout + check.stderr)
+        doc = json.load(open(docs[0]))
+        self.assertTrue(doc["complete"])
+        self.assertTrue(all(p["validation"]["status"] == "passed" for p in doc["points"]))
+        r = harness("compare", *docs)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("cpu/default/wordcount", r.stdout)
+        self.expect_compare_error()
+
+    def expect_compare_error(self):
+        r = harness("compare", "/nonexistent/a.json", "/nonexistent/b.json")
+        self.assertEqual(r.returncode, 2)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
