@@ -298,8 +298,9 @@ constexpr const char* kEmDash = "\xE2\x80\x94";  // "—"
 
 char upper(char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c; }
 
-// Writes whole sentences into a buffer until it holds at least `target` bytes
-// (the buffer has kSlack bytes more). A token is written first and then the
+// Writes paragraphs of sentences into a buffer until it holds at least
+// `target` bytes, stopping after the token that reaches it (the buffer has
+// kSlack bytes more). A token is written first and then the
 // byte before it becomes ' ' or, when the line would pass its width, '\n'.
 class ChunkWriter {
  public:
@@ -489,8 +490,7 @@ class TextZipf final : public Generator {
  public:
   std::string name() const override { return "text-zipf"; }
   std::string description() const override {
-    return "English-like text: pseudo-words, Zipf(1) over 100k words, sentences, numbers, "
-           "0.5% non-ASCII UTF-8 words, 60-80 byte lines";
+    return "English-like text: Zipf(1) pseudo-words, sentences, numbers, 0.5% non-ASCII words";
   }
   int version() const override { return 1; }
   std::string extension() const override { return "txt"; }
