@@ -24,6 +24,7 @@ struct OutRecord {
 };
 constexpr std::uint32_t kSentinel = 0xffffffffu;
 constexpr std::uint32_t kSortGroup = 256;
+constexpr std::uint32_t kSortTile = 1024;  // MARS_SORT_TILE in kernels/mars_kernels.cl
 
 std::uint32_t next_pow2(std::uint32_t n) {
   std::uint32_t p = 1;
@@ -47,7 +48,7 @@ class Mars final : public mapreduce::Runtime {
   void prepare(const apps::MapReduceApp& app) override {
     program_ = device_.build(mapreduce::mapreduce_program("mars", app));
     scan_ = std::make_unique<mapreduce::Scan>(pool_);
-    for (const char* k : {"mars_map_count", "mars_map_emit", "mars_bitonic_step", "mars_mark_groups",
+    for (const char* k : {"mars_map_count", "mars_map_emit", "mars_bitonic_step", "mars_bitonic_tile", "mars_mark_groups",
                           "mars_group_starts", "mars_reduce_count", "mars_reduce_emit"}) {
       kernels_[k] = program_->kernel(k);
     }
@@ -98,14 +99,7 @@ class Mars final : public mapreduce::Runtime {
     q.end_span();
 
     q.begin_span("sort");
-    const std::uint32_t use_hash = options_.hash_keys ? 1u : 0u;
-    const std::uint32_t half = padded / 2;
-    for (std::uint32_t k = 2; k <= padded; k <<= 1) {
-      for (std::uint32_t j = k >> 1; j > 0; j >>= 1) {
-        q.launch(kernels_["mars_bitonic_step"], LaunchShape::cover(half, kSortGroup), recs, keys, half, j, k,
-                 use_hash);
-      }
-    }
+    sort(recs, keys, padded);
     q.end_span();
 
     std::vector<OutRecord> out_recs;
@@ -131,18 +125,38 @@ class Mars final : public mapreduce::Runtime {
     result.work.bytes_read = size;
     result.work.bytes_written = std::uint64_t{key_bytes} + std::uint64_t{pairs} * (sizeof(Record) + app.value_size());
     result.measurement.counters["threads"] = threads;
-    result.measurement.counters["sort_steps"] = sort_steps(padded);
+    result.measurement.counters["sort_launches"] = sort_launches_;
     result.measurement.counters["intermediate_key_bytes"] = key_bytes;
     return result;
   }
 
  private:
-  static double sort_steps(std::uint32_t padded) {
-    double s = 0;
-    for (std::uint32_t k = 2; k <= padded; k <<= 1) {
-      for (std::uint32_t j = k >> 1; j > 0; j >>= 1) s += 1;
+  // Bitonic sort of `padded` (a power of two) records. Steps whose distance j
+  // stays inside a tile run in local memory (mars_bitonic_tile); the others
+  // are one global launch each (mars_bitonic_step).
+  void sort(Buffer& recs, Buffer& keys, std::uint32_t padded) {
+    auto& q = device_.queue();
+    const std::uint32_t use_hash = options_.hash_keys ? 1u : 0u;
+    const std::uint32_t half = padded / 2;
+    sort_launches_ = 0;
+    auto global_step = [&](std::uint32_t j, std::uint32_t k) {
+      q.launch(kernels_["mars_bitonic_step"], LaunchShape::cover(half, kSortGroup), recs, keys, half, j, k, use_hash);
+      ++sort_launches_;
+    };
+    if (padded < kSortTile) {
+      for (std::uint32_t k = 2; k <= padded; k <<= 1) {
+        for (std::uint32_t j = k >> 1; j > 0; j >>= 1) global_step(j, k);
+      }
+      return;
     }
-    return s;
+    const LaunchShape tiles{padded / kSortTile, kSortTile / 2};
+    q.launch(kernels_["mars_bitonic_tile"], tiles, recs, keys, 0u, use_hash);
+    ++sort_launches_;
+    for (std::uint32_t k = kSortTile * 2; k <= padded; k <<= 1) {
+      for (std::uint32_t j = k >> 1; j >= kSortTile; j >>= 1) global_step(j, k);
+      q.launch(kernels_["mars_bitonic_tile"], tiles, recs, keys, k, use_hash);
+      ++sort_launches_;
+    }
   }
 
   void reduce(const apps::MapReduceApp& app, std::uint32_t pairs, Buffer& keys, Buffer& recs, Buffer& vals,
@@ -220,6 +234,7 @@ class Mars final : public mapreduce::Runtime {
   std::unique_ptr<mapreduce::Scan> scan_;
   std::map<std::string, backend::Kernel> kernels_;
   std::vector<Record> padding_;
+  std::uint32_t sort_launches_ = 0;
 };
 
 }  // namespace

@@ -7,6 +7,9 @@
  *  - __local/__shared__ arrays only at kernel scope: use LOCAL_ARRAY inside a KERNEL body.
  *  - no lock-step assumption inside a warp/wavefront without an explicit barrier.
  *  - no spin-waits across work-groups.
+ *  - barriers only in the KERNEL body itself, in loops whose bounds are the
+ *    same for every work-item: PoCL miscompiled a barrier inside a helper
+ *    function called from a loop (wrong results, no error).
  *  - keep every host<->kernel argument a fixed-width type (u32, u64, i32, float)
  *    or a buffer, so host marshalling is identical on every backend.
  *  - a function that takes pointers into different address spaces needs one

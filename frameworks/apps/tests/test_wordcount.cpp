@@ -60,3 +60,36 @@ TEST(WordCount, CompareOutputsReportsDifferences) {
 
 }  // namespace
 }  // namespace harness::apps
+
+namespace harness::apps {
+namespace {
+
+// Inputs of 8 MiB and more are split on several threads; the records must be
+// exactly those of one thread's split (checked against a serial re-split).
+TEST(WordCount, ParallelSplitEqualsSerialSplit) {
+  std::string text;
+  std::uint32_t x = 1;
+  while (text.size() < (std::size_t{9} << 20)) {
+    x = x * 1664525u + 1013904223u;
+    const std::uint32_t len = (x >> 8) % 7000;  // lines up to 7000 bytes: some exceed a record
+    for (std::uint32_t i = 0; i < len; ++i) text.push_back(i % 9 == 8 ? ' ' : static_cast<char>('a' + (x + i) % 26));
+    text.push_back('\n');
+  }
+  const auto* data = reinterpret_cast<const std::uint8_t*>(text.data());
+  std::vector<std::uint32_t> parallel = wordcount_app().split_records(data, text.size());
+  // Serial: split each half-megabyte piece below the threshold and stitch at line starts.
+  std::vector<std::uint32_t> serial;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t stop = std::min(text.size(), start + (std::size_t{1} << 19));
+    while (stop < text.size() && text[stop - 1] != '\n') ++stop;
+    std::vector<std::uint32_t> part = wordcount_app().split_records(data + start, stop - start);
+    for (std::size_t i = 0; i + 1 < part.size(); ++i) serial.push_back(static_cast<std::uint32_t>(part[i] + start));
+    start = stop;
+  }
+  serial.push_back(static_cast<std::uint32_t>(text.size()));
+  EXPECT_EQ(parallel, serial);
+}
+
+}  // namespace
+}  // namespace harness::apps

@@ -85,6 +85,43 @@ KERNEL mars_bitonic_step(GLOBAL MarsRecord* recs, GLOBAL const uchar* keys, u32 
   }
 }
 
+/* The steps with distance j < MARS_SORT_TILE stay inside one tile of
+ * MARS_SORT_TILE records, so a work-group does them all in local memory: one
+ * launch sorts every tile from scratch (stages k <= tile), and one launch per
+ * larger stage finishes that stage after its long-distance global steps. */
+#define MARS_SORT_GROUP 512
+#define MARS_SORT_TILE (2 * MARS_SORT_GROUP)
+
+/* k_max = 0: sort each tile (all stages up to the tile size); else finish stage
+ * k_max with the steps j = tile/2 .. 1. The barriers stay in the kernel body's
+ * own loops (uniform bounds): PoCL's work-group loops handle them there. */
+KERNEL mars_bitonic_tile(GLOBAL MarsRecord* recs, GLOBAL const uchar* keys, u32 k_max, u32 use_hash) {
+  LOCAL_ARRAY(MarsRecord, tile, MARS_SORT_TILE);
+  u32 base = GROUP_ID * MARS_SORT_TILE;
+  u32 t = LOCAL_ID;
+  tile[t] = recs[base + t];
+  tile[t + MARS_SORT_GROUP] = recs[base + t + MARS_SORT_GROUP];
+  BARRIER_LOCAL();
+  u32 k_first = k_max == 0 ? 2u : k_max;
+  u32 k_last = k_max == 0 ? (u32)MARS_SORT_TILE : k_max;
+  for (u32 k = k_first; k <= k_last; k <<= 1) {
+    for (u32 j = (k_max == 0 ? k : (u32)MARS_SORT_TILE) >> 1; j > 0; j >>= 1) {
+      u32 i = (t / j) * 2u * j + (t % j);
+      u32 l = i + j;
+      int ascending = ((base + i) & k) == 0;
+      MarsRecord a = tile[i], b = tile[l];
+      int c = mars_compare(keys, a, b, use_hash);
+      if (ascending ? c > 0 : c < 0) {
+        tile[i] = b;
+        tile[l] = a;
+      }
+      BARRIER_LOCAL();
+    }
+  }
+  recs[base + t] = tile[t];
+  recs[base + t + MARS_SORT_GROUP] = tile[t + MARS_SORT_GROUP];
+}
+
 /* --------------------------------------------------------------- groups */
 DEVICE_FN int mars_same_key(GLOBAL const uchar* keys, MarsRecord a, MarsRecord b) {
   if (a.key_len != b.key_len || a.hash != b.hash) return 0;
