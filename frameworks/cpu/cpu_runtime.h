@@ -1,18 +1,18 @@
 // Multi-threaded CPU MapReduce (the Phoenix-style baseline of mars.fig4 and the
 // thesis' CPU-MT): the app's dialect user functions compiled as C++, map on all
-// host cores into per-thread hash tables partitioned by key hash (values
-// combined on insert when the app has a combiner), then one merge + reduce task
-// per partition.
+// host cores into per-thread open-addressing hash tables partitioned by key
+// hash (values combined on insert when the app has a combiner), then one
+// merge + reduce task per partition.
 #pragma once
 
 #include <functional>
 #include <string>
 #include <string_view>
 #include <thread>
-#include <unordered_map>
 #include <vector>
 
 #include "frameworks/common/mapreduce_runtime.h"
+#include "frameworks/cpu/flat_table.h"
 #include "harness/core/stopwatch.h"
 #include "harness/dialect/dialect.h"
 

@@ -35,30 +35,27 @@ class CpuMapReduce final : public ::harness::mapreduce::Runtime {
     ::harness::cpu::parallel_for(parts, [&](unsigned p) {
       Partition merged = std::move(tables[0][p]);
       for (unsigned w = 1; w < threads_; ++w) {
-        for (auto& [key, slot] : tables[w][p]) {
-          auto it = merged.find(key);
-          if (it == merged.end()) {
-            merged.emplace(key, std::move(slot));
-            continue;
-          }
+        tables[w][p].for_each([&](std::string_view key, std::uint64_t hash, Slot& slot) {
+          bool inserted = false;
+          Slot& into = merged.find_or_insert(key, hash, inserted);
 #if APP_HAS_COMBINE
-          it->second = app_combine(it->second, slot);
+          into = inserted ? slot : app_combine(into, slot);
 #else
-          it->second.insert(it->second.end(), slot.begin(), slot.end());
+          into.insert(into.end(), slot.begin(), slot.end());
 #endif
-        }
+        });
       }
       EmitCtx ctx;
       ctx.out = &outputs[p];
       outputs[p].reserve(merged.size());
-      for (auto& [key, slot] : merged) {
+      merged.for_each([&](std::string_view key, std::uint64_t, Slot& slot) {
 #if APP_HAS_COMBINE
         ValueList values{&slot, 1};
 #else
         ValueList values{slot.data(), static_cast<u32>(slot.size())};
 #endif
         app_reduce(&ctx, reinterpret_cast<const uchar*>(key.data()), static_cast<u32>(key.size()), &values);
-      }
+      });
     });
     phases.push_back({"merge_reduce", phase.elapsed_ms()});
     result.measurement.total_ms = total.elapsed_ms();
