@@ -11,7 +11,8 @@ void register_all() {
   if (done) return;
   done = true;
   for (const apps::MapReduceApp* app : apps::mapreduce_apps()) {
-    Registry::instance().add_app({app->name(), "mapreduce", app->description(), app->default_dataset()});
+    Registry::instance().add_app(
+        {app->name(), "mapreduce", app->description(), app->default_dataset()});
   }
   cpu::register_variants();
   mars::register_variants();

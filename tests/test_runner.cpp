@@ -18,9 +18,11 @@ namespace fs = std::filesystem;
 // Wraps the CPU runtime and adds one to the count of the first key: a wrong answer.
 class OffByOne final : public mapreduce::Runtime {
  public:
-  mapreduce::RunResult run(const apps::MapReduceApp& app, const std::uint8_t* in, std::size_t n) override {
+  mapreduce::RunResult run(const apps::MapReduceApp& app, const std::uint8_t* in,
+                           std::size_t n) override {
     mapreduce::RunResult r = inner_->run(app, in, n);
-    if (!r.output.empty()) r.output.front().second[0] = static_cast<char>(r.output.front().second[0] + 1);
+    if (!r.output.empty())
+      r.output.front().second[0] = static_cast<char>(r.output.front().second[0] + 1);
     return r;
   }
   std::unique_ptr<mapreduce::Runtime> inner_ = cpu::make_wordcount(cpu::Options{1});
@@ -128,14 +130,31 @@ TEST_F(RunnerTest, FailingPointsDoNotLoseMeasuredOnes) {
 TEST_F(RunnerTest, MalformedSpecsAreUsageErrors) {
   EXPECT_THROW(parse_experiment("{not json", "x"), UsageError);
   EXPECT_THROW(parse_experiment(R"({"id": "x"})", "x"), UsageError);
-  const std::string base = R"({"id": "x", "title": "t", "seed": "-", "claim": "-", "verdict_rule": "-",
+  const std::string base =
+      R"({"id": "x", "title": "t", "seed": "-", "claim": "-", "verdict_rule": "-",
     "verdict": {"kind": "all_valid"}, "dataset": "text-zipf", "sizes": {"ci": ["1KiB"], "gpu": ["1KiB"], "paper": ["1KiB"]},
     "reps": {"ci": 1, "gpu": 1, "paper": 1}, "runs": )";
-  EXPECT_NO_THROW(parse_experiment(base + R"([{"framework": "cpu", "variants": ["default"], "apps": ["wordcount"]}]})", "x"));
-  EXPECT_THROW(parse_experiment(base + R"([{"framework": "nope", "variants": ["default"], "apps": ["wordcount"]}]})", "x"), UsageError);
-  EXPECT_THROW(parse_experiment(base + R"([{"framework": "mars", "variants": ["nope"], "apps": ["wordcount"]}]})", "x"), UsageError);
-  EXPECT_THROW(parse_experiment(base + R"([{"framework": "mars", "variants": ["default"], "apps": ["nope"]}]})", "x"), UsageError);
-  EXPECT_THROW(parse_experiment(base + R"([{"framework": "mars", "variants": ["default"], "apps": ["wordcount"], "params": {"nope": 1}}]})", "x"), UsageError);
+  EXPECT_NO_THROW(parse_experiment(
+      base + R"([{"framework": "cpu", "variants": ["default"], "apps": ["wordcount"]}]})", "x"));
+  EXPECT_THROW(
+      parse_experiment(
+          base + R"([{"framework": "nope", "variants": ["default"], "apps": ["wordcount"]}]})",
+          "x"),
+      UsageError);
+  EXPECT_THROW(
+      parse_experiment(
+          base + R"([{"framework": "mars", "variants": ["nope"], "apps": ["wordcount"]}]})", "x"),
+      UsageError);
+  EXPECT_THROW(
+      parse_experiment(
+          base + R"([{"framework": "mars", "variants": ["default"], "apps": ["nope"]}]})", "x"),
+      UsageError);
+  EXPECT_THROW(
+      parse_experiment(
+          base +
+              R"([{"framework": "mars", "variants": ["default"], "apps": ["wordcount"], "params": {"nope": 1}}]})",
+          "x"),
+      UsageError);
 }
 
 TEST_F(RunnerTest, UnwritableResultsFailBeforeMeasuring) {

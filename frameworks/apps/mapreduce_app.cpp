@@ -1,13 +1,14 @@
 #include "frameworks/apps/mapreduce_app.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace harness::apps {
 
 void sort_by_key(KeyValueList& list) {
-  std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::sort(list.begin(), list.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
 }
 
 namespace {
@@ -20,7 +21,8 @@ std::string printable(const std::string& key) {
 }
 }  // namespace
 
-std::string compare_outputs(const MapReduceApp& app, const KeyValueList& expected, const KeyValueList& actual) {
+std::string compare_outputs(const MapReduceApp& app, const KeyValueList& expected,
+                            const KeyValueList& actual) {
   std::size_t i = 0, j = 0, missing = 0, extra = 0, wrong = 0;
   std::string first;
   while (i < expected.size() || j < actual.size()) {
@@ -33,8 +35,9 @@ std::string compare_outputs(const MapReduceApp& app, const KeyValueList& expecte
     } else {
       if (expected[i].second != actual[j].second) {
         if (first.empty()) {
-          first = fmt::format("key '{}': expected {}, got {}", printable(expected[i].first),
-                              app.format_value(expected[i].second), app.format_value(actual[j].second));
+          first =
+              fmt::format("key '{}': expected {}, got {}", printable(expected[i].first),
+                          app.format_value(expected[i].second), app.format_value(actual[j].second));
         }
         ++wrong;
       }
@@ -42,8 +45,8 @@ std::string compare_outputs(const MapReduceApp& app, const KeyValueList& expecte
     }
   }
   if (missing + extra + wrong == 0) return {};
-  return fmt::format("{} ({} wrong values, {} missing keys, {} unexpected keys; {} expected keys)", first, wrong,
-                     missing, extra, expected.size());
+  return fmt::format("{} ({} wrong values, {} missing keys, {} unexpected keys; {} expected keys)",
+                     first, wrong, missing, extra, expected.size());
 }
 
 }  // namespace harness::apps

@@ -37,7 +37,9 @@ class MapReduceApp {
   virtual std::string description() const = 0;
   virtual std::string default_dataset() const = 0;
   // Dialect sources, as embedded paths.
-  std::string types_file() const { return "frameworks/apps/" + name() + "/" + name() + "_types.clh"; }
+  std::string types_file() const {
+    return "frameworks/apps/" + name() + "/" + name() + "_types.clh";
+  }
   std::string functions_file() const { return "frameworks/apps/" + name() + "/" + name() + ".clh"; }
 
   virtual std::uint32_t value_size() const = 0;         // sizeof(APP_VAL_T)
@@ -46,7 +48,8 @@ class MapReduceApp {
 
   // Host preprocessing: splits the input into map records. Returns the
   // records' start offsets followed by the end offset (records + 1 entries).
-  virtual std::vector<std::uint32_t> split_records(const std::uint8_t* data, std::size_t size) const = 0;
+  virtual std::vector<std::uint32_t> split_records(const std::uint8_t* data,
+                                                   std::size_t size) const = 0;
   // The correct answer, computed independently of any runtime.
   virtual KeyValueList reference(const std::uint8_t* data, std::size_t size) const = 0;
   // Human-readable value for --dump-output.
@@ -55,7 +58,8 @@ class MapReduceApp {
 
 // Compares a runtime's output with the reference; returns an empty string when
 // they agree, else a one-line description of the first differences.
-std::string compare_outputs(const MapReduceApp& app, const KeyValueList& expected, const KeyValueList& actual);
+std::string compare_outputs(const MapReduceApp& app, const KeyValueList& expected,
+                            const KeyValueList& actual);
 
 // Sorts by key bytes (unsigned), as the reference and --dump-output order keys.
 void sort_by_key(KeyValueList& list);

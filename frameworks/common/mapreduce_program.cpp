@@ -4,11 +4,13 @@
 
 namespace harness::mapreduce {
 
-backend::ProgramSource mapreduce_program(const std::string& runtime, const apps::MapReduceApp& app) {
+backend::ProgramSource mapreduce_program(const std::string& runtime,
+                                         const apps::MapReduceApp& app) {
   backend::ProgramSource src;
   src.name = runtime + "/" + app.name();
   src.opencl_files = {"harness/dialect/dialect.h", app.types_file(),
-                      "frameworks/" + runtime + "/kernels/" + runtime + "_emit.clh", app.functions_file(),
+                      "frameworks/" + runtime + "/kernels/" + runtime + "_emit.clh",
+                      app.functions_file(),
                       "frameworks/" + runtime + "/kernels/" + runtime + "_kernels.cl"};
   src.cuda = cuda_program(src.name);
   return src;

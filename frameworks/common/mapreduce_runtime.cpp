@@ -16,7 +16,8 @@ namespace {
 const apps::KeyValueList& cached_reference(const apps::MapReduceApp& app, const std::uint8_t* input,
                                            std::size_t size) {
   static std::mutex mutex;
-  static std::map<std::tuple<std::string, const std::uint8_t*, std::size_t>, apps::KeyValueList> cache;
+  static std::map<std::tuple<std::string, const std::uint8_t*, std::size_t>, apps::KeyValueList>
+      cache;
   std::lock_guard lock(mutex);
   auto key = std::make_tuple(app.name(), input, size);
   auto it = cache.find(key);
@@ -30,7 +31,9 @@ const apps::KeyValueList& cached_reference(const apps::MapReduceApp& app, const 
 class MapReducePoint final : public PointRunner {
  public:
   MapReducePoint(const PointContext& ctx, std::unique_ptr<Runtime> runtime)
-      : app_(apps::find_mapreduce_app(ctx.app)), input_(ctx.input), size_(ctx.input_size),
+      : app_(apps::find_mapreduce_app(ctx.app)),
+        input_(ctx.input),
+        size_(ctx.input_size),
         runtime_(std::move(runtime)) {}
 
   void prepare() override {
@@ -63,7 +66,8 @@ class MapReducePoint final : public PointRunner {
 
 }  // namespace
 
-std::function<std::unique_ptr<PointRunner>(const PointContext&)> point_factory(RuntimeFactory make_runtime) {
+std::function<std::unique_ptr<PointRunner>(const PointContext&)> point_factory(
+    RuntimeFactory make_runtime) {
   return [make_runtime](const PointContext& ctx) -> std::unique_ptr<PointRunner> {
     return std::make_unique<MapReducePoint>(ctx, make_runtime(ctx));
   };
@@ -87,7 +91,8 @@ std::uint32_t param_u32(const Params& params, const std::string& name) {
     if (used == it->second.size() && v <= 0xffffffffUL) return static_cast<std::uint32_t>(v);
   } catch (const std::exception&) {
   }
-  throw UsageError("parameter '" + name + "' must be a non-negative integer, not '" + it->second + "'");
+  throw UsageError("parameter '" + name + "' must be a non-negative integer, not '" + it->second +
+                   "'");
 }
 
 }  // namespace harness::mapreduce

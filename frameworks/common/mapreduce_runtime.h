@@ -22,13 +22,15 @@ class Runtime {
   virtual ~Runtime() = default;
   // Untimed: kernel builds and other one-time set-up.
   virtual void prepare(const apps::MapReduceApp& /*app*/) {}
-  virtual RunResult run(const apps::MapReduceApp& app, const std::uint8_t* input, std::size_t size) = 0;
+  virtual RunResult run(const apps::MapReduceApp& app, const std::uint8_t* input,
+                        std::size_t size) = 0;
 };
 
 using RuntimeFactory = std::function<std::unique_ptr<Runtime>(const PointContext&)>;
 
 // Wraps a runtime factory as the VariantInfo::make of a MapReduce variant.
-std::function<std::unique_ptr<PointRunner>(const PointContext&)> point_factory(RuntimeFactory make_runtime);
+std::function<std::unique_ptr<PointRunner>(const PointContext&)> point_factory(
+    RuntimeFactory make_runtime);
 
 // Reads a boolean/integer knob from params; throws UsageError for a bad value.
 bool param_bool(const Params& params, const std::string& name);

@@ -33,18 +33,20 @@ void parallel_for(unsigned workers, const std::function<void(unsigned)>& fn) {
 }
 
 void register_variants() {
-  static const std::map<std::string, std::unique_ptr<mapreduce::Runtime> (*)(const Options&)> factories = {
-      {"wordcount", &make_wordcount}};
+  static const std::map<std::string, std::unique_ptr<mapreduce::Runtime> (*)(const Options&)>
+      factories = {{"wordcount", &make_wordcount}};
   VariantInfo v;
   v.framework = "cpu";
   v.name = "default";
-  v.description = "multi-threaded CPU MapReduce: per-thread hash tables partitioned by key, combine on insert";
+  v.description =
+      "multi-threaded CPU MapReduce: per-thread hash tables partitioned by key, combine on insert";
   v.backends = {backend::Kind::cpu};
   v.default_params = {{"threads", "0"}};
   for (const auto& [app, _] : factories) v.apps.push_back(app);
   v.make = mapreduce::point_factory([](const PointContext& ctx) {
     auto it = factories.find(ctx.app);
-    if (it == factories.end()) throw UsageError("the cpu runtime has no build of app '" + ctx.app + "'");
+    if (it == factories.end())
+      throw UsageError("the cpu runtime has no build of app '" + ctx.app + "'");
     Options o;
     o.threads = mapreduce::param_u32(ctx.params, "threads");
     return it->second(o);

@@ -10,8 +10,8 @@ using Slot = std::vector<APP_VAL_T>;
 using Partition = ::harness::cpu::FlatTable<Slot>;
 
 struct EmitCtx {
-  std::vector<Partition>* partitions = nullptr;          // map: this thread's tables, one per partition
-  std::string scratch;                                   // normalized key being emitted
+  std::vector<Partition>* partitions = nullptr;  // map: this thread's tables, one per partition
+  std::string scratch;                           // normalized key being emitted
   std::vector<std::pair<std::string, APP_OUT_T>>* out = nullptr;  // reduce output
 };
 

@@ -6,8 +6,8 @@ class CpuMapReduce final : public ::harness::mapreduce::Runtime {
   explicit CpuMapReduce(const ::harness::cpu::Options& options)
       : threads_(::harness::cpu::resolve_threads(options.threads)) {}
 
-  ::harness::mapreduce::RunResult run(const ::harness::apps::MapReduceApp& app, const std::uint8_t* input,
-                                      std::size_t size) override {
+  ::harness::mapreduce::RunResult run(const ::harness::apps::MapReduceApp& app,
+                                      const std::uint8_t* input, std::size_t size) override {
     using ::harness::Stopwatch;
     ::harness::mapreduce::RunResult result;
     auto& phases = result.measurement.phases;
@@ -54,7 +54,8 @@ class CpuMapReduce final : public ::harness::mapreduce::Runtime {
 #else
         ValueList values{slot.data(), static_cast<u32>(slot.size())};
 #endif
-        app_reduce(&ctx, reinterpret_cast<const uchar*>(key.data()), static_cast<u32>(key.size()), &values);
+        app_reduce(&ctx, reinterpret_cast<const uchar*>(key.data()), static_cast<u32>(key.size()),
+                   &values);
       });
     });
     phases.push_back({"merge_reduce", phase.elapsed_ms()});
@@ -63,7 +64,8 @@ class CpuMapReduce final : public ::harness::mapreduce::Runtime {
     for (auto& part : outputs) {
       distinct += part.size();
       for (auto& [k, v] : part) {
-        result.output.emplace_back(std::move(k), std::string(reinterpret_cast<const char*>(&v), sizeof(v)));
+        result.output.emplace_back(std::move(k),
+                                   std::string(reinterpret_cast<const char*>(&v), sizeof(v)));
       }
     }
     ::harness::apps::sort_by_key(result.output);

@@ -33,13 +33,15 @@ std::uint32_t next_pow2(std::uint32_t n) {
 }
 
 std::uint32_t checked_u32(std::uint64_t v, const char* what) {
-  if (v > 0xffffffffULL) throw RunError(std::string("mars: ") + what + " exceed 4 GiB / 2^32 entries");
+  if (v > 0xffffffffULL)
+    throw RunError(std::string("mars: ") + what + " exceed 4 GiB / 2^32 entries");
   return static_cast<std::uint32_t>(v);
 }
 
 class Mars final : public mapreduce::Runtime {
  public:
-  Mars(backend::Device& device, Options options) : device_(device), options_(options), pool_(device) {
+  Mars(backend::Device& device, Options options)
+      : device_(device), options_(options), pool_(device) {
     if (options_.groups == 0) {
       options_.groups = static_cast<std::uint32_t>(std::max(1, device.info().compute_units * 16));
     }
@@ -48,13 +50,15 @@ class Mars final : public mapreduce::Runtime {
   void prepare(const apps::MapReduceApp& app) override {
     program_ = device_.build(mapreduce::mapreduce_program("mars", app));
     scan_ = std::make_unique<mapreduce::Scan>(pool_);
-    for (const char* k : {"mars_map_count", "mars_map_emit", "mars_bitonic_step", "mars_bitonic_tile", "mars_mark_groups",
-                          "mars_group_starts", "mars_reduce_count", "mars_reduce_emit"}) {
+    for (const char* k :
+         {"mars_map_count", "mars_map_emit", "mars_bitonic_step", "mars_bitonic_tile",
+          "mars_mark_groups", "mars_group_starts", "mars_reduce_count", "mars_reduce_emit"}) {
       kernels_[k] = program_->kernel(k);
     }
   }
 
-  mapreduce::RunResult run(const apps::MapReduceApp& app, const std::uint8_t* input, std::size_t size) override {
+  mapreduce::RunResult run(const apps::MapReduceApp& app, const std::uint8_t* input,
+                           std::size_t size) override {
     auto& q = device_.queue();
     mapreduce::RunResult result;
     Stopwatch total;
@@ -79,9 +83,12 @@ class Mars final : public mapreduce::Runtime {
     Buffer& key_off = pool_.get("map.key_offsets", std::size_t{threads} * 4);
     Buffer& pair_off = pool_.get("map.pair_offsets", std::size_t{threads} * 4);
     q.begin_span("map_count");
-    q.launch(kernels_["mars_map_count"], tasks, d_input, d_offsets, records, coalesced, key_off, pair_off);
-    const std::uint32_t key_bytes = checked_u32(scan_->exclusive(key_off, threads), "intermediate keys");
-    const std::uint32_t pairs = checked_u32(scan_->exclusive(pair_off, threads), "intermediate pairs");
+    q.launch(kernels_["mars_map_count"], tasks, d_input, d_offsets, records, coalesced, key_off,
+             pair_off);
+    const std::uint32_t key_bytes =
+        checked_u32(scan_->exclusive(key_off, threads), "intermediate keys");
+    const std::uint32_t pairs =
+        checked_u32(scan_->exclusive(pair_off, threads), "intermediate pairs");
     q.end_span();
 
     // Map, emit pass. The index is padded to a power of two for the bitonic sort.
@@ -90,11 +97,12 @@ class Mars final : public mapreduce::Runtime {
     Buffer& recs = pool_.get("recs", std::size_t{padded} * sizeof(Record));
     Buffer& vals = pool_.get("vals", std::size_t{pairs} * app.value_size());
     q.begin_span("map");
-    q.launch(kernels_["mars_map_emit"], tasks, d_input, d_offsets, records, coalesced, key_off, pair_off, keys, recs,
-             vals);
+    q.launch(kernels_["mars_map_emit"], tasks, d_input, d_offsets, records, coalesced, key_off,
+             pair_off, keys, recs, vals);
     if (padded > pairs) {
       padding_.assign(padded - pairs, Record{0, kSentinel, kSentinel, 0});
-      q.write(recs, std::size_t{pairs} * sizeof(Record), padding_.data(), padding_.size() * sizeof(Record));
+      q.write(recs, std::size_t{pairs} * sizeof(Record), padding_.data(),
+              padding_.size() * sizeof(Record));
     }
     q.end_span();
 
@@ -110,20 +118,23 @@ class Mars final : public mapreduce::Runtime {
       copy_out_intermediate(app, pairs, key_bytes, keys, recs, vals, out_recs, out_keys, out_vals);
     }
     result.measurement.total_ms = total.elapsed_ms();
-    for (auto& span : q.take_spans()) result.measurement.phases.push_back({span.name, span.milliseconds});
+    for (auto& span : q.take_spans())
+      result.measurement.phases.push_back({span.name, span.milliseconds});
 
     result.output.reserve(out_recs.size());
     const std::uint32_t vsize = app.has_reduce() ? app.output_value_size() : app.value_size();
     for (std::size_t i = 0; i < out_recs.size(); ++i) {
-      result.output.emplace_back(std::string(out_keys.data() + out_recs[i].key_off, out_recs[i].key_len),
-                                 std::string(out_vals.data() + i * vsize, vsize));
+      result.output.emplace_back(
+          std::string(out_keys.data() + out_recs[i].key_off, out_recs[i].key_len),
+          std::string(out_vals.data() + i * vsize, vsize));
     }
     apps::sort_by_key(result.output);
 
     result.work.records = records;
     result.work.intermediate_pairs = pairs;
     result.work.bytes_read = size;
-    result.work.bytes_written = std::uint64_t{key_bytes} + std::uint64_t{pairs} * (sizeof(Record) + app.value_size());
+    result.work.bytes_written =
+        std::uint64_t{key_bytes} + std::uint64_t{pairs} * (sizeof(Record) + app.value_size());
     result.measurement.counters["threads"] = threads;
     result.measurement.counters["sort_launches"] = sort_launches_;
     result.measurement.counters["intermediate_key_bytes"] = key_bytes;
@@ -140,7 +151,8 @@ class Mars final : public mapreduce::Runtime {
     const std::uint32_t half = padded / 2;
     sort_launches_ = 0;
     auto global_step = [&](std::uint32_t j, std::uint32_t k) {
-      q.launch(kernels_["mars_bitonic_step"], LaunchShape::cover(half, kSortGroup), recs, keys, half, j, k, use_hash);
+      q.launch(kernels_["mars_bitonic_step"], LaunchShape::cover(half, kSortGroup), recs, keys,
+               half, j, k, use_hash);
       ++sort_launches_;
     };
     if (padded < kSortTile) {
@@ -159,9 +171,10 @@ class Mars final : public mapreduce::Runtime {
     }
   }
 
-  void reduce(const apps::MapReduceApp& app, std::uint32_t pairs, Buffer& keys, Buffer& recs, Buffer& vals,
-              LaunchShape tasks, std::uint32_t coalesced, std::vector<OutRecord>& out_recs,
-              std::vector<char>& out_keys, std::vector<char>& out_vals) {
+  void reduce(const apps::MapReduceApp& app, std::uint32_t pairs, Buffer& keys, Buffer& recs,
+              Buffer& vals, LaunchShape tasks, std::uint32_t coalesced,
+              std::vector<OutRecord>& out_recs, std::vector<char>& out_keys,
+              std::vector<char>& out_vals) {
     auto& q = device_.queue();
     const std::uint32_t threads = tasks.groups * tasks.group_size;
     Buffer& flags = pool_.get("group.flags", std::size_t{pairs} * 4 + 4);
@@ -169,7 +182,8 @@ class Mars final : public mapreduce::Runtime {
     q.begin_span("reduce");
     std::uint32_t groups = 0;
     if (pairs > 0) {
-      q.launch(kernels_["mars_mark_groups"], LaunchShape::cover(pairs, kSortGroup), recs, keys, pairs, flags);
+      q.launch(kernels_["mars_mark_groups"], LaunchShape::cover(pairs, kSortGroup), recs, keys,
+               pairs, flags);
       q.copy(ids, 0, flags, 0, std::size_t{pairs} * 4);
       groups = static_cast<std::uint32_t>(scan_->exclusive(ids, pairs));
     }
@@ -179,8 +193,10 @@ class Mars final : public mapreduce::Runtime {
     Buffer& out_off = pool_.get("reduce.out_offsets", std::size_t{threads} * 4);
     std::uint32_t out_key_bytes = 0, outputs = 0;
     if (groups > 0) {
-      q.launch(kernels_["mars_group_starts"], LaunchShape::cover(pairs, kSortGroup), flags, ids, pairs, starts);
-      q.launch(kernels_["mars_reduce_count"], tasks, recs, keys, vals, starts, groups, coalesced, key_off, out_off);
+      q.launch(kernels_["mars_group_starts"], LaunchShape::cover(pairs, kSortGroup), flags, ids,
+               pairs, starts);
+      q.launch(kernels_["mars_reduce_count"], tasks, recs, keys, vals, starts, groups, coalesced,
+               key_off, out_off);
       out_key_bytes = checked_u32(scan_->exclusive(key_off, threads), "output keys");
       outputs = checked_u32(scan_->exclusive(out_off, threads), "outputs");
     }
@@ -188,8 +204,8 @@ class Mars final : public mapreduce::Runtime {
     Buffer& d_out_recs = pool_.get("out.recs", std::size_t{outputs} * sizeof(OutRecord));
     Buffer& d_out_vals = pool_.get("out.vals", std::size_t{outputs} * app.output_value_size());
     if (groups > 0) {
-      q.launch(kernels_["mars_reduce_emit"], tasks, recs, keys, vals, starts, groups, coalesced, key_off, out_off,
-               d_out_keys, d_out_recs, d_out_vals);
+      q.launch(kernels_["mars_reduce_emit"], tasks, recs, keys, vals, starts, groups, coalesced,
+               key_off, out_off, d_out_keys, d_out_recs, d_out_vals);
     }
     q.end_span();
 
@@ -205,9 +221,10 @@ class Mars final : public mapreduce::Runtime {
   }
 
   // noReduce: the sorted intermediate pairs are the output.
-  void copy_out_intermediate(const apps::MapReduceApp& app, std::uint32_t pairs, std::uint32_t key_bytes,
-                             Buffer& keys, Buffer& recs, Buffer& vals, std::vector<OutRecord>& out_recs,
-                             std::vector<char>& out_keys, std::vector<char>& out_vals) {
+  void copy_out_intermediate(const apps::MapReduceApp& app, std::uint32_t pairs,
+                             std::uint32_t key_bytes, Buffer& keys, Buffer& recs, Buffer& vals,
+                             std::vector<OutRecord>& out_recs, std::vector<char>& out_keys,
+                             std::vector<char>& out_vals) {
     auto& q = device_.queue();
     std::vector<Record> sorted(pairs);
     std::vector<char> all_vals(std::size_t{pairs} * app.value_size());
@@ -223,7 +240,8 @@ class Mars final : public mapreduce::Runtime {
     for (std::uint32_t i = 0; i < pairs; ++i) {
       out_recs[i] = {sorted[i].key_off, sorted[i].key_len};
       std::memcpy(out_vals.data() + std::size_t{i} * app.value_size(),
-                  all_vals.data() + std::size_t{sorted[i].val_idx} * app.value_size(), app.value_size());
+                  all_vals.data() + std::size_t{sorted[i].val_idx} * app.value_size(),
+                  app.value_size());
     }
   }
 
@@ -256,17 +274,22 @@ std::unique_ptr<mapreduce::Runtime> make_runtime(backend::Device& device, const 
 }
 
 void register_variants() {
-  const Params defaults{{"hash_keys", "1"}, {"coalesced", "1"}, {"groups", "0"}, {"group_size", "128"}};
+  const Params defaults{
+      {"hash_keys", "1"}, {"coalesced", "1"}, {"groups", "0"}, {"group_size", "128"}};
   struct Def {
     const char* name;
     const char* description;
     Params overrides;
   };
   const Def defs[] = {
-      {"default", "count + prefix-sum output, bitonic sort with key hashing, coalesced task assignment", {}},
-      {"sort", "as default without key hashing: the sort compares key bytes (mars.fig6 baseline)",
+      {"default",
+       "count + prefix-sum output, bitonic sort with key hashing, coalesced task assignment",
+       {}},
+      {"sort",
+       "as default without key hashing: the sort compares key bytes (mars.fig6 baseline)",
        {{"hash_keys", "0"}}},
-      {"no-coalesce", "as default with each thread taking a contiguous chunk of records (mars.fig7 baseline)",
+      {"no-coalesce",
+       "as default with each thread taking a contiguous chunk of records (mars.fig7 baseline)",
        {{"coalesced", "0"}}},
   };
   for (const Def& d : defs) {

@@ -15,9 +15,12 @@ namespace harness::backend {
 
 const char* kind_name(Kind kind) {
   switch (kind) {
-    case Kind::cpu: return "cpu";
-    case Kind::opencl: return "opencl";
-    case Kind::cuda: return "cuda";
+    case Kind::cpu:
+      return "cpu";
+    case Kind::opencl:
+      return "opencl";
+    case Kind::cuda:
+      return "cuda";
   }
   return "?";
 }
@@ -39,7 +42,8 @@ Kind parse_kind(const std::string& name) {
       bool compiled = false;
       for (Kind c : compiled_kinds()) compiled = compiled || c == k;
       if (!compiled) {
-        throw UsageError("backend '" + name + "' is not compiled into this binary (rebuild with -DHARNESS_" +
+        throw UsageError("backend '" + name +
+                         "' is not compiled into this binary (rebuild with -DHARNESS_" +
                          (k == Kind::cuda ? std::string("CUDA") : std::string("OPENCL")) + "=ON)");
       }
       return k;
@@ -51,7 +55,8 @@ Kind parse_kind(const std::string& name) {
 LaunchShape LaunchShape::cover(std::uint64_t items, std::uint32_t group_size) {
   std::uint64_t groups = (items + group_size - 1) / group_size;
   if (groups == 0) groups = 1;
-  if (groups > 0x7fffffffu) throw RunError("launch of " + std::to_string(items) + " work-items is too large");
+  if (groups > 0x7fffffffu)
+    throw RunError("launch of " + std::to_string(items) + " work-items is too large");
   return {static_cast<std::uint32_t>(groups), group_size};
 }
 
@@ -59,7 +64,9 @@ std::vector<DeviceInfo> list_devices(Kind kind, std::string* why_none) {
   std::string why;
   std::vector<DeviceInfo> devices;
   switch (kind) {
-    case Kind::cpu: devices = cpu::list_devices(); break;
+    case Kind::cpu:
+      devices = cpu::list_devices();
+      break;
     case Kind::opencl:
 #ifdef HARNESS_HAVE_OPENCL
       devices = opencl::list_devices(&why);
@@ -81,7 +88,8 @@ std::vector<DeviceInfo> list_devices(Kind kind, std::string* why_none) {
 
 std::unique_ptr<Device> open_device(Kind kind, int index) {
   switch (kind) {
-    case Kind::cpu: return cpu::open_device(index);
+    case Kind::cpu:
+      return cpu::open_device(index);
     case Kind::opencl:
 #ifdef HARNESS_HAVE_OPENCL
       return opencl::open_device(index);

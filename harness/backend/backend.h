@@ -28,22 +28,22 @@ std::vector<Kind> compiled_kinds();
 
 struct DeviceInfo {
   Kind kind = Kind::cpu;
-  int index = 0;              // index within the backend (flattened over OpenCL platforms)
+  int index = 0;  // index within the backend (flattened over OpenCL platforms)
   std::string name;
   std::string vendor;
-  std::string type;           // "gpu", "cpu", "accelerator"
+  std::string type;  // "gpu", "cpu", "accelerator"
   std::string driver_version;
-  std::string api_version;    // OpenCL device version / CUDA runtime version
-  std::string platform;       // OpenCL platform name + version; "CUDA" for cuda
+  std::string api_version;  // OpenCL device version / CUDA runtime version
+  std::string platform;     // OpenCL platform name + version; "CUDA" for cuda
   std::uint64_t global_memory_bytes = 0;
   std::uint64_t max_allocation_bytes = 0;
   std::uint64_t local_memory_bytes = 0;  // per work-group / block
   std::uint64_t l2_cache_bytes = 0;      // 0 when unknown
   int compute_units = 0;
   int max_work_group_size = 0;
-  int warp_size = 0;                     // 0 when unknown (OpenCL 1.2 does not say)
+  int warp_size = 0;  // 0 when unknown (OpenCL 1.2 does not say)
   int clock_mhz = 0;
-  std::string compute_capability;        // "9.0" on cuda
+  std::string compute_capability;  // "9.0" on cuda
 };
 
 // Opaque device memory. Moves, never copies; freed with its Device.
@@ -224,7 +224,12 @@ class Device {
   virtual HostBuffer allocate_host(std::size_t bytes, bool pinned) = 0;
   // Throws KernelBuildError with the compiler log on failure. Cached per source name.
   virtual std::shared_ptr<Program> build(const ProgramSource& source) = 0;
+  // The device's default queue, used by single-stream code.
   virtual Queue& queue() = 0;
+  // Another independent in-order queue (CUDA stream / OpenCL command queue),
+  // for pipelines that overlap copies and kernels (BigKernel) or several
+  // streams per device (stream graphs). Owned by the caller; must not outlive the device.
+  virtual std::unique_ptr<Queue> create_queue() = 0;
 };
 
 // Devices of one backend that this machine has (empty when none; `why_none`

@@ -1,11 +1,11 @@
 #include "harness/backend/cpu_device.h"
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <string>
 #include <thread>
-
-#include <unistd.h>
 
 #include "harness/core/errors.h"
 
@@ -26,7 +26,9 @@ std::string cpu_model_name() {
 std::uint64_t host_memory_bytes() {
   long pages = sysconf(_SC_PHYS_PAGES);
   long page = sysconf(_SC_PAGESIZE);
-  return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
+  return pages > 0 && page > 0
+             ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page)
+             : 0;
 }
 
 std::vector<DeviceInfo> list_devices() {
@@ -53,8 +55,10 @@ class HostQueue final : public Queue {
   void read(void* dst, const Buffer& src, std::size_t off, std::size_t bytes) override {
     std::memcpy(dst, static_cast<const char*>(src.handle()) + off, bytes);
   }
-  void copy(Buffer& dst, std::size_t doff, const Buffer& src, std::size_t soff, std::size_t bytes) override {
-    std::memcpy(static_cast<char*>(dst.handle()) + doff, static_cast<const char*>(src.handle()) + soff, bytes);
+  void copy(Buffer& dst, std::size_t doff, const Buffer& src, std::size_t soff,
+            std::size_t bytes) override {
+    std::memcpy(static_cast<char*>(dst.handle()) + doff,
+                static_cast<const char*>(src.handle()) + soff, bytes);
   }
   void fill_zero(Buffer& dst, std::size_t off, std::size_t bytes) override {
     std::memset(static_cast<char*>(dst.handle()) + off, 0, bytes);
@@ -74,18 +78,21 @@ class HostDevice final : public Device {
   const DeviceInfo& info() const override { return info_; }
   Buffer allocate(std::size_t bytes) override {
     void* p = std::malloc(bytes ? bytes : 1);
-    if (!p) throw DeviceOutOfMemory("out of host memory allocating " + std::to_string(bytes) + " bytes");
+    if (!p)
+      throw DeviceOutOfMemory("out of host memory allocating " + std::to_string(bytes) + " bytes");
     return Buffer(p, bytes, [](void* q) { std::free(q); });
   }
   HostBuffer allocate_host(std::size_t bytes, bool) override {
     void* p = std::malloc(bytes ? bytes : 1);
-    if (!p) throw DeviceOutOfMemory("out of host memory allocating " + std::to_string(bytes) + " bytes");
+    if (!p)
+      throw DeviceOutOfMemory("out of host memory allocating " + std::to_string(bytes) + " bytes");
     return HostBuffer(p, bytes, [](void* q) { std::free(q); });
   }
   std::shared_ptr<Program> build(const ProgramSource& source) override {
     throw KernelBuildError("the cpu backend builds no kernels (program '" + source.name + "')", "");
   }
   Queue& queue() override { return queue_; }
+  std::unique_ptr<Queue> create_queue() override { return std::make_unique<HostQueue>(); }
 
  private:
   DeviceInfo info_;
@@ -95,7 +102,8 @@ class HostDevice final : public Device {
 }  // namespace
 
 std::unique_ptr<Device> open_device(int index) {
-  if (index != 0) throw NoDevice("no cpu device " + std::to_string(index) + " (the host is device 0)");
+  if (index != 0)
+    throw NoDevice("no cpu device " + std::to_string(index) + " (the host is device 0)");
   return std::make_unique<HostDevice>();
 }
 

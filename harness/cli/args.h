@@ -15,8 +15,8 @@ namespace harness::cli {
 class Args {
  public:
   // `valued` options take a value; `flags` do not; `multi` may repeat.
-  Args(const std::vector<std::string>& argv, const std::set<std::string>& valued, const std::set<std::string>& flags,
-       const std::set<std::string>& multi = {}) {
+  Args(const std::vector<std::string>& argv, const std::set<std::string>& valued,
+       const std::set<std::string>& flags, const std::set<std::string>& multi = {}) {
     for (std::size_t i = 0; i < argv.size(); ++i) {
       std::string a = argv[i];
       if (a.rfind("--", 0) != 0) {
@@ -53,7 +53,9 @@ class Args {
     auto it = values_.find(name);
     return it == values_.end() ? std::nullopt : std::optional<std::string>(it->second);
   }
-  std::string get_or(const std::string& name, const std::string& fallback) const { return get(name).value_or(fallback); }
+  std::string get_or(const std::string& name, const std::string& fallback) const {
+    return get(name).value_or(fallback);
+  }
   std::string require(const std::string& name) const {
     auto v = get(name);
     if (!v) throw UsageError("missing option --" + name);

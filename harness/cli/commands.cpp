@@ -1,8 +1,8 @@
 #include "harness/cli/commands.h"
 
-#include <iostream>
-
 #include <fmt/format.h>
+
+#include <iostream>
 
 #include "datasets/dataset.h"
 #include "harness/backend/backend.h"
@@ -33,18 +33,22 @@ int cmd_env(const std::vector<std::string>& argv) {
     return 0;
   }
   const auto& h = env["host"];
-  std::cout << fmt::format("harness {} ({}), git {}, {} build, {}\n", env["harness_version"].get<std::string>(),
-                           fmt::join(env["backends_compiled"], ", "), env["git_sha"].get<std::string>(),
-                           env["build_type"].get<std::string>(), env["compiler"].get<std::string>());
-  std::cout << fmt::format("host: {} cores, {} ({:.1f} GiB), {}\n", h["cores"].get<int>(), h["cpu"].get<std::string>(),
-                           h["memory_bytes"].get<double>() / 1073741824.0, h["os"].get<std::string>());
+  std::cout << fmt::format(
+      "harness {} ({}), git {}, {} build, {}\n", env["harness_version"].get<std::string>(),
+      fmt::join(env["backends_compiled"], ", "), env["git_sha"].get<std::string>(),
+      env["build_type"].get<std::string>(), env["compiler"].get<std::string>());
+  std::cout << fmt::format(
+      "host: {} cores, {} ({:.1f} GiB), {}\n", h["cores"].get<int>(), h["cpu"].get<std::string>(),
+      h["memory_bytes"].get<double>() / 1073741824.0, h["os"].get<std::string>());
   for (const auto& d : env["devices"]) {
-    std::cout << fmt::format("{:>6} {}: {} [{}] {:.1f} GiB, {} compute units", d["backend"].get<std::string>(),
-                             d["index"].get<int>(), d["name"].get<std::string>(), d["type"].get<std::string>(),
-                             d["global_memory_bytes"].get<double>() / 1073741824.0, d["compute_units"].get<int>());
+    std::cout << fmt::format(
+        "{:>6} {}: {} [{}] {:.1f} GiB, {} compute units", d["backend"].get<std::string>(),
+        d["index"].get<int>(), d["name"].get<std::string>(), d["type"].get<std::string>(),
+        d["global_memory_bytes"].get<double>() / 1073741824.0, d["compute_units"].get<int>());
     if (d["backend"] != "cpu") {
       std::cout << fmt::format(", driver {}, {}, {}", d["driver_version"].get<std::string>(),
-                               d["api_version"].get<std::string>(), d["platform"].get<std::string>());
+                               d["api_version"].get<std::string>(),
+                               d["platform"].get<std::string>());
     }
     std::cout << "\n";
   }
@@ -53,8 +57,9 @@ int cmd_env(const std::vector<std::string>& argv) {
   }
   if (env.contains("ceilings")) {
     for (const auto& c : env["ceilings"]) {
-      std::cout << fmt::format("ceiling {} {}: {} = {:.1f} {} ({})\n", c["backend"].get<std::string>(),
-                               c["device_index"].get<int>(), c["name"].get<std::string>(), c["value"].get<double>(),
+      std::cout << fmt::format("ceiling {} {}: {} = {:.1f} {} ({})\n",
+                               c["backend"].get<std::string>(), c["device_index"].get<int>(),
+                               c["name"].get<std::string>(), c["value"].get<double>(),
                                c["unit"].get<std::string>(), c["method"].get<std::string>());
     }
   }
@@ -70,28 +75,33 @@ int cmd_list(const std::vector<std::string>& argv) {
     for (auto k : v.backends) backends.push_back(backend::kind_name(k));
     std::vector<std::string> params;
     for (const auto& [k, val] : v.default_params) params.push_back(k + "=" + val);
-    std::cout << fmt::format("  {}/{:<14} [{}] {}\n      apps: {}; params: {}\n", v.framework, v.name,
-                             fmt::join(backends, ","), v.description, fmt::join(v.apps, ", "), fmt::join(params, " "));
+    std::cout << fmt::format("  {}/{:<14} [{}] {}\n      apps: {}; params: {}\n", v.framework,
+                             v.name, fmt::join(backends, ","), v.description,
+                             fmt::join(v.apps, ", "), fmt::join(params, " "));
   }
   std::cout << "apps:\n";
   for (const auto& app : reg.apps()) {
-    std::cout << fmt::format("  {:<12} ({}, dataset {}) {}\n", app.name, app.kind, app.default_dataset, app.description);
+    std::cout << fmt::format("  {:<12} ({}, dataset {}) {}\n", app.name, app.kind,
+                             app.default_dataset, app.description);
   }
   std::cout << "datasets:\n";
-  for (const auto* g : datasets::generators()) std::cout << fmt::format("  {:<12} {}\n", g->name(), g->description());
+  for (const auto* g : datasets::generators())
+    std::cout << fmt::format("  {:<12} {}\n", g->name(), g->description());
   std::cout << "experiments:\n";
-  for (const auto& e : embedded_experiments()) std::cout << fmt::format("  {:<24} {}\n", e.id, e.title);
+  for (const auto& e : embedded_experiments())
+    std::cout << fmt::format("  {:<24} {}\n", e.id, e.title);
   return 0;
 }
 
 int cmd_run(const std::vector<std::string>& argv) {
   Args a(argv,
-         {"experiment", "backend", "device", "preset", "reps", "out", "data-dir", "framework", "variant", "app", "input",
-          "dataset", "size", "dump-output"},
+         {"experiment", "backend", "device", "preset", "reps", "out", "data-dir", "framework",
+          "variant", "app", "input", "dataset", "size", "dump-output"},
          {"no-ceilings"}, {"param"});
   if (!a.positional().empty()) throw UsageError("unexpected argument '" + a.positional()[0] + "'");
   if (auto id = a.get("experiment")) {
-    for (const char* o : {"framework", "variant", "app", "input", "dataset", "size", "dump-output"}) {
+    for (const char* o :
+         {"framework", "variant", "app", "input", "dataset", "size", "dump-output"}) {
       if (a.get(o)) throw UsageError(std::string("--") + o + " does not go with --experiment");
     }
     Experiment e = find_experiment(*id);
@@ -116,11 +126,13 @@ int cmd_run(const std::vector<std::string>& argv) {
   sp.input_path = a.get_or("input", "");
   sp.dataset = a.get_or("dataset", "");
   sp.size = a.get_or("size", "");
-  if (sp.input_path.empty() == sp.dataset.empty()) throw UsageError("give either --input FILE or --dataset D --size S");
+  if (sp.input_path.empty() == sp.dataset.empty())
+    throw UsageError("give either --input FILE or --dataset D --size S");
   if (!sp.dataset.empty() && sp.size.empty()) throw UsageError("--dataset needs --size");
   for (const auto& kv : a.all("param")) {
     auto eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0) throw UsageError("--param needs KEY=VALUE, not '" + kv + "'");
+    if (eq == std::string::npos || eq == 0)
+      throw UsageError("--param needs KEY=VALUE, not '" + kv + "'");
     sp.params[kv.substr(0, eq)] = kv.substr(eq + 1);
   }
   sp.dump_output = a.get_or("dump-output", "");
@@ -131,8 +143,10 @@ int cmd_run(const std::vector<std::string>& argv) {
 
 int cmd_compare(const std::vector<std::string>& argv) {
   Args a(argv, {"metric"}, {});
-  if (a.positional().size() != 2) throw UsageError("compare needs two result files: harness compare A.json B.json");
-  return compare_results(a.positional()[0], a.positional()[1], a.get_or("metric", "total_ms"), std::cout);
+  if (a.positional().size() != 2)
+    throw UsageError("compare needs two result files: harness compare A.json B.json");
+  return compare_results(a.positional()[0], a.positional()[1], a.get_or("metric", "total_ms"),
+                         std::cout);
 }
 
 }  // namespace harness::cli

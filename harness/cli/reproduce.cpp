@@ -1,4 +1,5 @@
 // harness reproduce: run experiments, then plot and write the report.
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -7,8 +8,6 @@
 #include <cstring>
 #include <iostream>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "harness/cli/args.h"
 #include "harness/cli/commands.h"
@@ -52,7 +51,8 @@ int python(const std::string& script, const std::string& args) {
 }  // namespace
 
 int cmd_reproduce(const std::vector<std::string>& argv) {
-  Args a(argv, {"experiments", "preset", "backend", "out-dir", "reps", "data-dir"}, {"no-ceilings"});
+  Args a(argv, {"experiments", "preset", "backend", "out-dir", "reps", "data-dir"},
+         {"no-ceilings"});
   if (!a.positional().empty()) throw UsageError("unexpected argument '" + a.positional()[0] + "'");
   std::vector<Experiment> experiments;
   if (auto ids = a.get("experiments")) {
@@ -74,7 +74,8 @@ int cmd_reproduce(const std::vector<std::string>& argv) {
   const std::string out_dir = a.get_or("out-dir", "out/reproduce-" + base.preset);
   make_dirs(out_dir + "/results");
 
-  std::cerr << fmt::format("reproduce: {} experiments, preset {}, into {}\n", experiments.size(), base.preset, out_dir);
+  std::cerr << fmt::format("reproduce: {} experiments, preset {}, into {}\n", experiments.size(),
+                           base.preset, out_dir);
   int status = 0;
   std::string files;
   for (const auto& e : experiments) {
@@ -92,7 +93,8 @@ int cmd_reproduce(const std::vector<std::string>& argv) {
   }
   int report = python("report.py", "--out-dir " + quote(out_dir) + files);
   if (report != 0) {
-    std::cerr << "reproduce: the report was not written (python3 " << (report == 127 ? "not found" : "failed") << ")\n";
+    std::cerr << "reproduce: the report was not written (python3 "
+              << (report == 127 ? "not found" : "failed") << ")\n";
     status = 1;
   } else {
     std::cerr << "reproduce: report in " << out_dir << "/report.md\n";

@@ -1,16 +1,18 @@
 #include "harness/core/ceilings.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <vector>
-
-#include <fmt/format.h>
 
 namespace harness {
 namespace {
 
 double median_of(std::vector<double> v) {
   std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : (v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]));
+  return v.empty()
+             ? 0.0
+             : (v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]));
 }
 
 }  // namespace
@@ -36,8 +38,12 @@ nlohmann::json measure_ceilings(backend::Device& device, std::size_t bytes, int 
   }
   const auto& info = device.info();
   auto entry = [&](const char* name, double gbps, std::string method) {
-    return nlohmann::json{{"backend", backend::kind_name(info.kind)}, {"device_index", info.index},
-                          {"name", name}, {"value", gbps}, {"unit", "GB/s"}, {"method", std::move(method)}};
+    return nlohmann::json{{"backend", backend::kind_name(info.kind)},
+                          {"device_index", info.index},
+                          {"name", name},
+                          {"value", gbps},
+                          {"unit", "GB/s"},
+                          {"method", std::move(method)}};
   };
   const double gb = static_cast<double>(bytes) / 1e9;
   // A device whose queue reports no timing (0 ms) gives no ceiling rather than infinity.
@@ -45,9 +51,11 @@ nlohmann::json measure_ceilings(backend::Device& device, std::size_t bytes, int 
   double mib = static_cast<double>(bytes) / 1048576.0;
   return nlohmann::json::array(
       {entry("d2d_copy", rate(2.0 * gb, median_of(d2d)),
-             fmt::format("device-to-device copy of {:.0f} MiB, bytes read + written, median of {}", mib, reps)),
+             fmt::format("device-to-device copy of {:.0f} MiB, bytes read + written, median of {}",
+                         mib, reps)),
        entry("h2d_pinned", rate(gb, median_of(h2d)),
-             fmt::format("host-to-device copy of {:.0f} MiB from pinned host memory, median of {}", mib, reps))});
+             fmt::format("host-to-device copy of {:.0f} MiB from pinned host memory, median of {}",
+                         mib, reps))});
 }
 
 }  // namespace harness

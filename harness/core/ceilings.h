@@ -11,4 +11,4 @@ namespace harness {
 // Each entry: {backend, device_index, name, value, unit, method}. `bytes` is the
 // copy size (the median of `reps` timed copies after one warm-up).
 nlohmann::json measure_ceilings(backend::Device& device, std::size_t bytes, int reps = 5);
-}
+}  // namespace harness

@@ -32,8 +32,8 @@ json load_document(const std::string& path) {
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    throw UsageError(fmt::format("compare: cannot read results file '{}': {}", path,
-                                 std::strerror(errno)));
+    throw UsageError(
+        fmt::format("compare: cannot read results file '{}': {}", path, std::strerror(errno)));
   }
   json doc;
   try {
@@ -42,7 +42,8 @@ json load_document(const std::string& path) {
     throw UsageError(fmt::format("compare: '{}' is not valid JSON: {}", path, e.what()));
   }
   if (!doc.is_object()) {
-    throw UsageError(fmt::format("compare: '{}' is not a results document (not a JSON object)", path));
+    throw UsageError(
+        fmt::format("compare: '{}' is not a results document (not a JSON object)", path));
   }
   const auto version = doc.find("schema_version");
   if (version == doc.end()) {
@@ -50,8 +51,9 @@ json load_document(const std::string& path) {
         "compare: '{}' has no schema_version; it is not a harness results document", path));
   }
   if (!version->is_number_integer() || version->get<long long>() != kSchemaVersion) {
-    throw UsageError(fmt::format("compare: '{}' has schema_version {}; this harness reads version {}",
-                                 path, version->dump(), kSchemaVersion));
+    throw UsageError(
+        fmt::format("compare: '{}' has schema_version {}; this harness reads version {}", path,
+                    version->dump(), kSchemaVersion));
   }
   const auto points = doc.find("points");
   if (points == doc.end() || !points->is_array()) {
@@ -62,17 +64,17 @@ json load_document(const std::string& path) {
 
 struct Point {
   std::string key;
-  std::string status;             // "ok", "failed", "error" or "" when absent
-  std::vector<double> samples;    // the metric, one value per repetition that has it
+  std::string status;           // "ok", "failed", "error" or "" when absent
+  std::vector<double> samples;  // the metric, one value per repetition that has it
 };
 
 struct Document {
   std::string path;
-  std::string description;        // experiment id, git sha, host
-  std::vector<Point> points;      // file order, one per key (the last occurrence wins)
+  std::string description;                   // experiment id, git sha, host
+  std::vector<Point> points;                 // file order, one per key (the last occurrence wins)
   std::map<std::string, std::size_t> index;  // key -> position in points
   std::vector<std::string> duplicate_keys;
-  std::set<std::string> phases;   // every phase name seen, for error messages
+  std::set<std::string> phases;  // every phase name seen, for error messages
 };
 
 std::string string_at(const json& j, const char* field) {
@@ -188,9 +190,10 @@ int compare_results(const std::string& path_a, const std::string& path_b, const 
     phases.insert(b.phases.begin(), b.phases.end());
     std::string known;
     for (const auto& name : phases) known += (known.empty() ? "" : ", ") + name;
-    throw UsageError(fmt::format("compare: no repetition in '{}' or '{}' has phase '{}' "
-                                 "(metrics: total_ms{}{})",
-                                 path_a, path_b, metric, known.empty() ? "" : ", ", known));
+    throw UsageError(
+        fmt::format("compare: no repetition in '{}' or '{}' has phase '{}' "
+                    "(metrics: total_ms{}{})",
+                    path_a, path_b, metric, known.empty() ? "" : ", ", known));
   }
 
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -246,7 +249,8 @@ int compare_results(const std::string& path_a, const std::string& path_b, const 
     }
     std::string notes;
     if (!pa.status.empty() && pa.status != "ok") notes += "A " + pa.status;
-    if (!pb.status.empty() && pb.status != "ok") notes += (notes.empty() ? "" : ", ") + ("B " + pb.status);
+    if (!pb.status.empty() && pb.status != "ok")
+      notes += (notes.empty() ? "" : ", ") + ("B " + pb.status);
     if (!notes.empty()) row.mark += (row.mark.empty() ? "(" : " (") + notes + ")";
     rows.push_back(std::move(row));
   }
@@ -254,14 +258,19 @@ int compare_results(const std::string& path_a, const std::string& path_b, const 
     if (a.index.find(pb.key) == a.index.end()) only_b.push_back(pb.key);
   }
 
-  out << fmt::format("Comparing {} ({}), B relative to A\n", metric, "milliseconds, median of repetitions");
-  out << fmt::format("  A: {}{}\n", a.path, a.description.empty() ? "" : "  [" + a.description + "]");
-  out << fmt::format("  B: {}{}\n", b.path, b.description.empty() ? "" : "  [" + b.description + "]");
+  out << fmt::format("Comparing {} ({}), B relative to A\n", metric,
+                     "milliseconds, median of repetitions");
+  out << fmt::format("  A: {}{}\n", a.path,
+                     a.description.empty() ? "" : "  [" + a.description + "]");
+  out << fmt::format("  B: {}{}\n", b.path,
+                     b.description.empty() ? "" : "  [" + b.description + "]");
   out << "  B/A < 1 means B is faster; speedup = A/B with its 95% bootstrap interval;\n"
          "  p = two-sided Mann-Whitney U; mark = B faster/slower at p < 0.05, else ~.\n\n";
 
-  const Row header{"key", "nA", "median A", "nB", "median B", "B/A", "speedup", "95% CI", "p", "mark"};
-  std::size_t w_key = header.key.size(), w_ma = header.median_a.size(), w_mb = header.median_b.size();
+  const Row header{"key", "nA",      "median A", "nB", "median B",
+                   "B/A", "speedup", "95% CI",   "p",  "mark"};
+  std::size_t w_key = header.key.size(), w_ma = header.median_a.size(),
+              w_mb = header.median_b.size();
   std::size_t w_na = header.n_a.size(), w_nb = header.n_b.size(), w_ratio = header.ratio.size();
   std::size_t w_speed = header.speedup.size(), w_ci = header.interval.size(), w_p = header.p.size();
   std::size_t w_mark = header.mark.size();
@@ -278,10 +287,10 @@ int compare_results(const std::string& path_a, const std::string& path_b, const 
     w_mark = std::max(w_mark, r.mark.size());
   }
   const auto print_row = [&](const Row& r) {
-    std::string line = fmt::format("{:<{}}  {:>{}}  {:>{}}  {:>{}}  {:>{}}  {:>{}}  {:>{}}  {:<{}}  {:>{}}  {}",
-                                   r.key, w_key, r.n_a, w_na, r.median_a, w_ma, r.n_b, w_nb, r.median_b,
-                                   w_mb, r.ratio, w_ratio, r.speedup, w_speed, r.interval, w_ci, r.p, w_p,
-                                   r.mark);
+    std::string line =
+        fmt::format("{:<{}}  {:>{}}  {:>{}}  {:>{}}  {:>{}}  {:>{}}  {:>{}}  {:<{}}  {:>{}}  {}",
+                    r.key, w_key, r.n_a, w_na, r.median_a, w_ma, r.n_b, w_nb, r.median_b, w_mb,
+                    r.ratio, w_ratio, r.speedup, w_speed, r.interval, w_ci, r.p, w_p, r.mark);
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out << line << '\n';
   };
@@ -290,16 +299,20 @@ int compare_results(const std::string& path_a, const std::string& path_b, const 
     out << "No point key appears in both files.\n";
   } else {
     print_row(header);
-    const std::size_t rule = w_key + w_na + w_ma + w_nb + w_mb + w_ratio + w_speed + w_ci + w_p + w_mark + 9 * 2;
+    const std::size_t rule =
+        w_key + w_na + w_ma + w_nb + w_mb + w_ratio + w_speed + w_ci + w_p + w_mark + 9 * 2;
     out << std::string(rule, '-') << '\n';
     for (const Row& r : rows) print_row(r);
   }
 
   out << '\n'
-      << fmt::format("{} matched point(s): B faster on {}, slower on {}, no significant difference on {}",
-                     rows.size(), significant_faster, significant_slower,
-                     rows.size() - significant_faster - significant_slower - not_comparable)
-      << (not_comparable ? fmt::format(", no {} samples on both sides for {}", metric, not_comparable) : "")
+      << fmt::format(
+             "{} matched point(s): B faster on {}, slower on {}, no significant difference on {}",
+             rows.size(), significant_faster, significant_slower,
+             rows.size() - significant_faster - significant_slower - not_comparable)
+      << (not_comparable
+              ? fmt::format(", no {} samples on both sides for {}", metric, not_comparable)
+              : "")
       << ".\n";
   if (too_few_for_p) {
     out << "note: with so few repetitions even completely separated samples give p >= 0.05; "
@@ -319,8 +332,8 @@ int compare_results(const std::string& path_a, const std::string& path_b, const 
   list_only("B", b.path, only_b);
   const auto list_duplicates = [&out](const char* which, const std::vector<std::string>& keys) {
     for (const auto& k : keys) {
-      out << fmt::format("note: key '{}' appears more than once in {}; the last occurrence is used\n", k,
-                         which);
+      out << fmt::format(
+          "note: key '{}' appears more than once in {}; the last occurrence is used\n", k, which);
     }
   };
   list_duplicates("A", a.duplicate_keys);

@@ -22,7 +22,7 @@ namespace harness {
 // Throws harness::UsageError naming the file for an unreadable file, invalid
 // JSON, a document that is not a results object with a "points" array, or a
 // missing or unsupported "schema_version". Returns 0 (the process exit code).
-int compare_results(const std::string& path_a, const std::string& path_b,
-                    const std::string& metric, std::ostream& out);
+int compare_results(const std::string& path_a, const std::string& path_b, const std::string& metric,
+                    std::ostream& out);
 
 }  // namespace harness

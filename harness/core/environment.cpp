@@ -1,10 +1,10 @@
 #include "harness/core/environment.h"
 
-#include <cstdio>
-#include <thread>
-
 #include <sys/utsname.h>
 #include <unistd.h>
+
+#include <cstdio>
+#include <thread>
 
 #include "harness/backend/cpu_device.h"
 
@@ -30,7 +30,8 @@ nlohmann::json device_json(const backend::DeviceInfo& d) {
 }
 
 std::string git_sha() {
-  std::string cmd = std::string("git -C '") + HARNESS_SOURCE_DIR + "' rev-parse --short=12 HEAD 2>/dev/null";
+  std::string cmd =
+      std::string("git -C '") + HARNESS_SOURCE_DIR + "' rev-parse --short=12 HEAD 2>/dev/null";
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return "unknown";
   char buf[64] = {};
@@ -55,21 +56,20 @@ nlohmann::json environment_json() {
     for (const auto& d : list) devices.push_back(device_json(d));
     if (list.empty()) missing[backend::kind_name(k)] = why;
   }
-  nlohmann::json env = {
-      {"harness_version", HARNESS_VERSION},
-      {"git_sha", git_sha()},
-      {"build_type", HARNESS_BUILD_TYPE},
-      {"compiler", HARNESS_CXX_COMPILER},
-      {"cuda_compiler", nullptr},
-      {"host",
-       {{"hostname", host},
-        {"os", std::string(u.sysname) + " " + u.release},
-        {"cpu", backend::cpu::cpu_model_name()},
-        {"cores", std::thread::hardware_concurrency()},
-        {"memory_bytes", backend::cpu::host_memory_bytes()}}},
-      {"backends_compiled", compiled},
-      {"devices", devices},
-      {"backends_without_devices", missing}};
+  nlohmann::json env = {{"harness_version", HARNESS_VERSION},
+                        {"git_sha", git_sha()},
+                        {"build_type", HARNESS_BUILD_TYPE},
+                        {"compiler", HARNESS_CXX_COMPILER},
+                        {"cuda_compiler", nullptr},
+                        {"host",
+                         {{"hostname", host},
+                          {"os", std::string(u.sysname) + " " + u.release},
+                          {"cpu", backend::cpu::cpu_model_name()},
+                          {"cores", std::thread::hardware_concurrency()},
+                          {"memory_bytes", backend::cpu::host_memory_bytes()}}},
+                        {"backends_compiled", compiled},
+                        {"devices", devices},
+                        {"backends_without_devices", missing}};
 #ifdef HARNESS_CUDA_COMPILER
   env["cuda_compiler"] = HARNESS_CUDA_COMPILER;
 #endif

@@ -30,15 +30,18 @@ std::vector<std::string> Registry::frameworks() const {
   return out;
 }
 
-const VariantInfo& Registry::find_variant(const std::string& framework, const std::string& variant) const {
+const VariantInfo& Registry::find_variant(const std::string& framework,
+                                          const std::string& variant) const {
   std::vector<std::string> names;
   for (const auto& v : variants_) {
     if (v.framework != framework) continue;
     if (v.name == variant) return v;
     names.push_back(v.name);
   }
-  if (names.empty()) throw UsageError("unknown framework '" + framework + "' (known: " + join(frameworks()) + ")");
-  throw UsageError("unknown variant '" + variant + "' of framework '" + framework + "' (known: " + join(names) + ")");
+  if (names.empty())
+    throw UsageError("unknown framework '" + framework + "' (known: " + join(frameworks()) + ")");
+  throw UsageError("unknown variant '" + variant + "' of framework '" + framework +
+                   "' (known: " + join(names) + ")");
 }
 
 const AppInfo& Registry::find_app(const std::string& name) const {

@@ -38,8 +38,8 @@ struct Work {
 };
 
 struct Measurement {
-  double total_ms = 0;                 // host clock, input in host memory -> output in host memory
-  std::vector<PhaseTime> phases;       // device-timed where the backend allows, in order
+  double total_ms = 0;            // host clock, input in host memory -> output in host memory
+  std::vector<PhaseTime> phases;  // device-timed where the backend allows, in order
   std::map<std::string, double> counters;
 };
 
@@ -61,7 +61,7 @@ struct PointContext {
   std::string app;
   const std::uint8_t* input = nullptr;
   std::size_t input_size = 0;
-  Params params;                      // variant defaults overridden by the caller
+  Params params;  // variant defaults overridden by the caller
 };
 
 struct VariantInfo {

@@ -20,7 +20,8 @@ std::string utc_now_iso8601() {
   return buf;
 }
 
-ResultsDocument::ResultsDocument(std::string path, nlohmann::json experiment, nlohmann::json environment)
+ResultsDocument::ResultsDocument(std::string path, nlohmann::json experiment,
+                                 nlohmann::json environment)
     : path_(std::move(path)) {
   doc_ = {{"schema_version", 1},
           {"generator", std::string("gpu-bigdata-harness ") + HARNESS_VERSION},
@@ -56,7 +57,8 @@ void ResultsDocument::write() {
     std::ofstream out(tmp, std::ios::trunc);
     if (!out) throw RunError("cannot write results to '" + path_ + "': " + std::strerror(errno));
     out << doc_.dump(1) << '\n';
-    if (!out.flush()) throw RunError("cannot write results to '" + path_ + "': " + std::strerror(errno));
+    if (!out.flush())
+      throw RunError("cannot write results to '" + path_ + "': " + std::strerror(errno));
   }
   if (std::rename(tmp.c_str(), path_.c_str()) != 0) {
     throw RunError("cannot write results to '" + path_ + "': " + std::strerror(errno));

@@ -2,9 +2,8 @@
 // atomically after every point so that a crash loses nothing already measured.
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace harness {
 

@@ -56,7 +56,9 @@ Experiment parse_experiment(const std::string& text, const std::string& origin) 
   if (j.contains("plot")) e.plot = require(j, "plot", json::value_t::object, origin);
   e.dataset = text_field(j, "dataset", origin);
   datasets::find_generator(e.dataset);  // throws for an unknown dataset
-  if (j.contains("dataset_seed")) e.seed_value = require(j, "dataset_seed", json::value_t::number_integer, origin).get<std::uint64_t>();
+  if (j.contains("dataset_seed"))
+    e.seed_value =
+        require(j, "dataset_seed", json::value_t::number_integer, origin).get<std::uint64_t>();
 
   const Registry& reg = Registry::instance();
   for (const auto& r : require(j, "runs", json::value_t::array, origin)) {
@@ -75,11 +77,14 @@ Experiment parse_experiment(const std::string& text, const std::string& origin) 
         reg.find_app(app);
         bool supported = false;
         for (const auto& a : info.apps) supported = supported || a == app;
-        if (!supported) throw UsageError(origin + ": " + run.framework + "/" + v + " does not run app '" + app + "'");
+        if (!supported)
+          throw UsageError(origin + ": " + run.framework + "/" + v + " does not run app '" + app +
+                           "'");
       }
       for (const auto& [k, _] : run.params) {
         if (!info.default_params.count(k)) {
-          throw UsageError(origin + ": " + run.framework + "/" + v + " has no parameter '" + k + "'");
+          throw UsageError(origin + ": " + run.framework + "/" + v + " has no parameter '" + k +
+                           "'");
         }
       }
     }
@@ -88,20 +93,24 @@ Experiment parse_experiment(const std::string& text, const std::string& origin) 
   if (e.runs.empty()) throw UsageError(origin + ": 'runs' is empty");
 
   for (const auto& [preset, labels] : require(j, "sizes", json::value_t::object, origin).items()) {
-    if (!labels.is_array() || labels.empty()) throw UsageError(origin + ": sizes." + preset + " must be a non-empty list");
+    if (!labels.is_array() || labels.empty())
+      throw UsageError(origin + ": sizes." + preset + " must be a non-empty list");
     for (const auto& l : labels) {
-      if (!l.is_string()) throw UsageError(origin + ": sizes." + preset + " must list size strings");
+      if (!l.is_string())
+        throw UsageError(origin + ": sizes." + preset + " must list size strings");
       datasets::parse_size(l.get<std::string>());
       e.sizes[preset].push_back(l.get<std::string>());
     }
   }
   for (const auto& [preset, n] : require(j, "reps", json::value_t::object, origin).items()) {
-    if (!n.is_number_integer() || n.get<int>() < 1) throw UsageError(origin + ": reps." + preset + " must be a positive integer");
+    if (!n.is_number_integer() || n.get<int>() < 1)
+      throw UsageError(origin + ": reps." + preset + " must be a positive integer");
     e.reps[preset] = n.get<int>();
   }
   for (const char* p : {"ci", "gpu", "paper"}) {
     if (!e.sizes.count(p) || !e.reps.count(p)) {
-      throw UsageError(origin + ": sizes and reps must name the presets ci, gpu and paper (missing " + p + ")");
+      throw UsageError(
+          origin + ": sizes and reps must name the presets ci, gpu and paper (missing " + p + ")");
     }
   }
   return e;

@@ -3,10 +3,9 @@
 #pragma once
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "harness/core/registry.h"
 
@@ -24,10 +23,10 @@ struct Experiment {
   nlohmann::json verdict = nlohmann::json::object();
   nlohmann::json plot = nlohmann::json::object();
   std::vector<ExperimentRun> runs;
-  std::string dataset;                                     // generator name
-  std::map<std::string, std::vector<std::string>> sizes;   // preset -> size labels
-  std::map<std::string, int> reps;                         // preset -> repetitions
-  std::uint64_t seed_value = 42;                           // dataset seed
+  std::string dataset;                                    // generator name
+  std::map<std::string, std::vector<std::string>> sizes;  // preset -> size labels
+  std::map<std::string, int> reps;                        // preset -> repetitions
+  std::uint64_t seed_value = 42;                          // dataset seed
 };
 
 // Parses and checks a spec (names of frameworks, variants, apps and datasets

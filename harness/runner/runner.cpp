@@ -1,33 +1,34 @@
 #include "harness/runner/runner.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
 
-#include <fmt/format.h>
-
 #include "datasets/dataset.h"
+#include "harness/backend/cpu_device.h"
 #include "harness/core/ceilings.h"
 #include "harness/core/environment.h"
 #include "harness/core/errors.h"
 #include "harness/core/results.h"
 #include "harness/core/stats.h"
 #include "harness/core/stopwatch.h"
-#include "harness/backend/cpu_device.h"
 
 namespace harness {
 namespace {
 
-using nlohmann::json;
 using backend::Kind;
+using nlohmann::json;
 
 json stats_json(const std::vector<double>& samples) {
   stats::Summary s = stats::summarize(samples);
-  return {{"median", s.median}, {"min", s.min}, {"max", s.max}, {"mean", s.mean}, {"stddev", s.stddev}, {"n", s.n}};
+  return {{"median", s.median}, {"min", s.min},       {"max", s.max},
+          {"mean", s.mean},     {"stddev", s.stddev}, {"n", s.n}};
 }
 
 // The devices a run uses, opened once and shared by all its points.
@@ -53,9 +54,10 @@ class Devices {
       if (chosen < 0 && !list.empty()) chosen = 0;
     }
     if (chosen < 0 || chosen >= static_cast<int>(list.size())) {
-      std::string msg = list.empty() ? fmt::format("no {} device: {}", backend::kind_name(kind), none)
-                                     : fmt::format("no {} device {} (found {})", backend::kind_name(kind), chosen,
-                                                   list.size());
+      std::string msg = list.empty()
+                            ? fmt::format("no {} device: {}", backend::kind_name(kind), none)
+                            : fmt::format("no {} device {} (found {})", backend::kind_name(kind),
+                                          chosen, list.size());
       if (required) throw NoDevice(msg);
       if (why) *why = msg;
       return nullptr;
@@ -94,7 +96,9 @@ struct Input {
 };
 
 json dataset_json(const Input& in) {
-  json j = {{"label", in.label}, {"path", in.file.path}, {"size_bytes", in.file.size_bytes},
+  json j = {{"label", in.label},
+            {"path", in.file.path},
+            {"size_bytes", in.file.size_bytes},
             {"checksum", in.file.checksum}};
   j["generator"] = in.file.generator.empty() ? json(nullptr) : json(in.file.generator);
   j["seed"] = in.file.generator.empty() ? json(nullptr) : json(in.file.seed);
@@ -107,10 +111,11 @@ std::string device_name(const Target& t) {
 
 // Runs one point: prepare, one validated warm-up, `reps` validated repetitions.
 // Errors become the point's status; only UsageError escapes.
-json run_point(const Target& t, const Input& in, int reps, std::unique_ptr<PointRunner>* keep = nullptr) {
+json run_point(const Target& t, const Input& in, int reps,
+               std::unique_ptr<PointRunner>* keep = nullptr) {
   const int device_index = t.device ? t.device->info().index : 0;
-  json p = {{"key", fmt::format("{}/{}/{}/{}:{}/{}/{}", t.variant->framework, t.variant->name, t.app,
-                                backend::kind_name(t.kind), device_index,
+  json p = {{"key", fmt::format("{}/{}/{}/{}:{}/{}/{}", t.variant->framework, t.variant->name,
+                                t.app, backend::kind_name(t.kind), device_index,
                                 in.file.generator.empty() ? "file" : in.file.generator, in.label)},
             {"framework", t.variant->framework},
             {"variant", t.variant->name},
@@ -143,7 +148,8 @@ json run_point(const Target& t, const Input& in, int reps, std::unique_ptr<Point
     for (int r = 0; r < reps; ++r) {
       Measurement m = runner->run_once();
       std::string bad = runner->validate_last();
-      if (!bad.empty() && first_failure.empty()) first_failure = fmt::format("repetition {}: {}", r + 1, bad);
+      if (!bad.empty() && first_failure.empty())
+        first_failure = fmt::format("repetition {}: {}", r + 1, bad);
       json phase_ms = json::object();
       for (const auto& ph : m.phases) {
         phase_ms[ph.name] = ph.ms;
@@ -151,20 +157,25 @@ json run_point(const Target& t, const Input& in, int reps, std::unique_ptr<Point
         phases[ph.name].push_back(ph.ms);
       }
       totals.push_back(m.total_ms);
-      p["repetitions"].push_back(
-          {{"total_ms", m.total_ms}, {"phases_ms", phase_ms}, {"validation", bad.empty() ? "passed" : "failed"}});
+      p["repetitions"].push_back({{"total_ms", m.total_ms},
+                                  {"phases_ms", phase_ms},
+                                  {"validation", bad.empty() ? "passed" : "failed"}});
       json counters = json::object();
       for (const auto& [k, v] : m.counters) counters[k] = v;
       p["counters"] = counters;
     }
     Work w = runner->work();
-    p["work"] = {{"input_bytes", w.input_bytes},     {"records", w.records},
-                 {"intermediate_pairs", w.intermediate_pairs}, {"output_keys", w.output_keys},
-                 {"bytes_read", w.bytes_read},       {"bytes_written", w.bytes_written},
+    p["work"] = {{"input_bytes", w.input_bytes},
+                 {"records", w.records},
+                 {"intermediate_pairs", w.intermediate_pairs},
+                 {"output_keys", w.output_keys},
+                 {"bytes_read", w.bytes_read},
+                 {"bytes_written", w.bytes_written},
                  {"atomics", w.atomics}};
-    p["validation"] = {{"status", first_failure.empty() ? "passed" : "failed"},
-                       {"message", first_failure.empty() ? "output equals the CPU reference" : first_failure},
-                       {"reference", t.app + " CPU reference"}};
+    p["validation"] = {
+        {"status", first_failure.empty() ? "passed" : "failed"},
+        {"message", first_failure.empty() ? "output equals the CPU reference" : first_failure},
+        {"reference", t.app + " CPU reference"}};
     if (!first_failure.empty()) p["status"] = "failed";
     if (keep) *keep = std::move(runner);
   } catch (const UsageError&) {
@@ -178,21 +189,25 @@ json run_point(const Target& t, const Input& in, int reps, std::unique_ptr<Point
     p["error"] = e.what();
   }
   if (!p.contains("validation")) {
-    p["validation"] = {{"status", "not_run"}, {"message", "the point did not run"}, {"reference", t.app + " CPU reference"}};
+    p["validation"] = {{"status", "not_run"},
+                       {"message", "the point did not run"},
+                       {"reference", t.app + " CPU reference"}};
   }
   p["phase_order"] = order;
   if (!totals.empty()) {
     json ph = json::object();
     for (const auto& name : order) ph[name] = stats_json(phases[name]);
     std::vector<double> gbps;
-    for (double ms : totals) gbps.push_back(static_cast<double>(in.file.size_bytes) / 1e9 / (ms / 1e3));
+    for (double ms : totals)
+      gbps.push_back(static_cast<double>(in.file.size_bytes) / 1e9 / (ms / 1e3));
     stats::Summary g = stats::summarize(gbps);
     p["summary"] = {{"total_ms", stats_json(totals)},
                     {"phases_ms", ph},
                     {"throughput_gbps", {{"median", g.median}, {"min", g.min}, {"max", g.max}}}};
   }
   if (p["status"] == "ok") {
-    std::cerr << fmt::format("ok, median {:.3f} ms ({:.3f} GB/s), validated\n", p["summary"]["total_ms"]["median"].get<double>(),
+    std::cerr << fmt::format("ok, median {:.3f} ms ({:.3f} GB/s), validated\n",
+                             p["summary"]["total_ms"]["median"].get<double>(),
                              p["summary"]["throughput_gbps"]["median"].get<double>());
   } else if (p["status"] == "failed") {
     std::cerr << "WRONG RESULT: " << first_failure << "\n";
@@ -205,9 +220,12 @@ json run_point(const Target& t, const Input& in, int reps, std::unique_ptr<Point
 void count(RunSummary& s, const json& point) {
   ++s.points;
   const std::string st = point["status"];
-  if (st == "ok") ++s.ok;
-  else if (st == "failed") ++s.failed;
-  else ++s.errors;
+  if (st == "ok")
+    ++s.ok;
+  else if (st == "failed")
+    ++s.failed;
+  else
+    ++s.errors;
 }
 
 Input load_input(Devices& devices, datasets::DatasetFile file, std::string label) {
@@ -220,8 +238,14 @@ Input load_input(Devices& devices, datasets::DatasetFile file, std::string label
 }
 
 json experiment_json(const Experiment& e, const std::string& preset) {
-  return {{"id", e.id},       {"title", e.title},         {"seed", e.seed},       {"claim", e.claim},
-          {"verdict_rule", e.verdict_rule}, {"verdict", e.verdict}, {"preset", preset}, {"plot", e.plot}};
+  return {{"id", e.id},
+          {"title", e.title},
+          {"seed", e.seed},
+          {"claim", e.claim},
+          {"verdict_rule", e.verdict_rule},
+          {"verdict", e.verdict},
+          {"preset", preset},
+          {"plot", e.plot}};
 }
 
 void add_ceilings(ResultsDocument& doc, backend::Device& device, const std::string& preset) {
@@ -246,11 +270,13 @@ std::string default_preset() {
 }
 
 RunSummary run_experiment(const Experiment& e, const RunOptions& o) {
-  if (!e.sizes.count(o.preset)) throw UsageError("unknown preset '" + o.preset + "' (known: ci, gpu, paper)");
+  if (!e.sizes.count(o.preset))
+    throw UsageError("unknown preset '" + o.preset + "' (known: ci, gpu, paper)");
   const int reps = o.reps.value_or(e.reps.at(o.preset));
   if (reps < 1) throw UsageError("--reps must be at least 1");
   ResultsDocument doc(o.out_path, experiment_json(e, o.preset), environment_json());
-  std::cerr << fmt::format("experiment {} (preset {}, {} repetitions) -> {}\n", e.id, o.preset, reps, o.out_path);
+  std::cerr << fmt::format("experiment {} (preset {}, {} repetitions) -> {}\n", e.id, o.preset,
+                           reps, o.out_path);
 
   // Expand the matrix into targets on devices.
   Devices devices;
@@ -272,7 +298,8 @@ RunSummary run_experiment(const Experiment& e, const RunOptions& o) {
           std::string why;
           dev = devices.get(kind, o.device, o.backend.has_value(), &why);
           if (!dev) {
-            std::cerr << fmt::format("  {}/{} on {}: not run ({})\n", v.framework, v.name, backend::kind_name(kind), why);
+            std::cerr << fmt::format("  {}/{} on {}: not run ({})\n", v.framework, v.name,
+                                     backend::kind_name(kind), why);
             continue;
           }
           if (std::find(used.begin(), used.end(), dev) == used.end()) used.push_back(dev);
@@ -301,8 +328,8 @@ RunSummary run_experiment(const Experiment& e, const RunOptions& o) {
     }
   }
   doc.finish();
-  std::cerr << fmt::format("{} points: {} ok, {} wrong results, {} errors; results in {}\n", summary.points,
-                           summary.ok, summary.failed, summary.errors, o.out_path);
+  std::cerr << fmt::format("{} points: {} ok, {} wrong results, {} errors; results in {}\n",
+                           summary.points, summary.ok, summary.failed, summary.errors, o.out_path);
   return summary;
 }
 
@@ -314,20 +341,23 @@ RunSummary run_single(const SinglePoint& sp) {
   }
   if (std::find(v.backends.begin(), v.backends.end(), sp.backend) == v.backends.end()) {
     std::string names;
-    for (Kind k : v.backends) names += (names.empty() ? "" : ", ") + std::string(backend::kind_name(k));
-    throw UsageError(fmt::format("{}/{} does not run on backend {} (runs on: {})", sp.framework, sp.variant,
-                                 backend::kind_name(sp.backend), names));
+    for (Kind k : v.backends)
+      names += (names.empty() ? "" : ", ") + std::string(backend::kind_name(k));
+    throw UsageError(fmt::format("{}/{} does not run on backend {} (runs on: {})", sp.framework,
+                                 sp.variant, backend::kind_name(sp.backend), names));
   }
   Params params = v.default_params;
   for (const auto& [k, val] : sp.params) {
-    if (!params.count(k)) throw UsageError(fmt::format("{}/{} has no parameter '{}'", sp.framework, sp.variant, k));
+    if (!params.count(k))
+      throw UsageError(fmt::format("{}/{} has no parameter '{}'", sp.framework, sp.variant, k));
     params[k] = val;
   }
   if (sp.reps < 1) throw UsageError("--reps must be at least 1");
   // Check that the outputs can be written before measuring anything.
   if (!sp.dump_output.empty()) {
     std::ofstream probe(sp.dump_output, std::ios::app);
-    if (!probe) throw RunError("cannot write output to '" + sp.dump_output + "': " + std::strerror(errno));
+    if (!probe)
+      throw RunError("cannot write output to '" + sp.dump_output + "': " + std::strerror(errno));
   }
   Experiment e;
   e.id = "single";
@@ -337,12 +367,15 @@ RunSummary run_single(const SinglePoint& sp) {
   e.verdict_rule = "every run validates";
   e.verdict = {{"kind", "all_valid"}};
   std::unique_ptr<ResultsDocument> doc;
-  if (!sp.out_path.empty()) doc = std::make_unique<ResultsDocument>(sp.out_path, experiment_json(e, "-"), environment_json());
+  if (!sp.out_path.empty())
+    doc =
+        std::make_unique<ResultsDocument>(sp.out_path, experiment_json(e, "-"), environment_json());
 
   Devices devices;
   backend::Device* dev = nullptr;
   if (sp.backend != Kind::cpu) {
-    dev = devices.get(sp.backend, sp.device >= 0 ? std::optional<int>(sp.device) : std::nullopt, true, nullptr);
+    dev = devices.get(sp.backend, sp.device >= 0 ? std::optional<int>(sp.device) : std::nullopt,
+                      true, nullptr);
   }
   datasets::DatasetFile file;
   std::string label;

@@ -35,14 +35,14 @@ RunSummary run_experiment(const Experiment& experiment, const RunOptions& option
 // One point on the user's own file or a generated dataset.
 struct SinglePoint {
   std::string framework, variant, app;
-  std::string input_path;          // a user's file, or
-  std::string dataset, size;       // a generator and size
+  std::string input_path;     // a user's file, or
+  std::string dataset, size;  // a generator and size
   backend::Kind backend = backend::Kind::cpu;
-  int device = -1;                 // -1: the default device of the backend
+  int device = -1;  // -1: the default device of the backend
   int reps = 3;
   Params params;
-  std::string dump_output;         // key<TAB>value lines
-  std::string out_path;            // results document (optional)
+  std::string dump_output;  // key<TAB>value lines
+  std::string out_path;     // results document (optional)
   std::string data_dir;
 };
 RunSummary run_single(const SinglePoint& point);

@@ -18,8 +18,8 @@ KeyValueList reference_of(const std::string& text) {
 TEST(WordCount, ReferenceFollowsTheWordRule) {
   // Letters only; lower-cased; digits, punctuation and UTF-8 bytes separate words.
   KeyValueList got = reference_of("The the THE! caf\xc3\xa9 x1y-z  naïve\n");
-  KeyValueList expected = {{"caf", u32_bytes(1)}, {"na", u32_bytes(1)},   {"the", u32_bytes(3)},
-                           {"ve", u32_bytes(1)},  {"x", u32_bytes(1)},    {"y", u32_bytes(1)},
+  KeyValueList expected = {{"caf", u32_bytes(1)}, {"na", u32_bytes(1)}, {"the", u32_bytes(3)},
+                           {"ve", u32_bytes(1)},  {"x", u32_bytes(1)},  {"y", u32_bytes(1)},
                            {"z", u32_bytes(1)}};
   EXPECT_EQ(got, expected);
 }
@@ -51,7 +51,8 @@ TEST(WordCount, CompareOutputsReportsDifferences) {
   KeyValueList expected = {{"a", u32_bytes(2)}, {"b", u32_bytes(1)}};
   EXPECT_EQ(compare_outputs(app, expected, expected), "");
   KeyValueList wrong = {{"a", u32_bytes(3)}, {"b", u32_bytes(1)}};
-  EXPECT_NE(compare_outputs(app, expected, wrong).find("key 'a': expected 2, got 3"), std::string::npos);
+  EXPECT_NE(compare_outputs(app, expected, wrong).find("key 'a': expected 2, got 3"),
+            std::string::npos);
   KeyValueList missing = {{"a", u32_bytes(2)}};
   EXPECT_NE(compare_outputs(app, expected, missing).find("1 missing"), std::string::npos);
   KeyValueList extra = {{"a", u32_bytes(2)}, {"b", u32_bytes(1)}, {"c", u32_bytes(1)}};
@@ -72,7 +73,8 @@ TEST(WordCount, ParallelSplitEqualsSerialSplit) {
   while (text.size() < (std::size_t{9} << 20)) {
     x = x * 1664525u + 1013904223u;
     const std::uint32_t len = (x >> 8) % 7000;  // lines up to 7000 bytes: some exceed a record
-    for (std::uint32_t i = 0; i < len; ++i) text.push_back(i % 9 == 8 ? ' ' : static_cast<char>('a' + (x + i) % 26));
+    for (std::uint32_t i = 0; i < len; ++i)
+      text.push_back(i % 9 == 8 ? ' ' : static_cast<char>('a' + (x + i) % 26));
     text.push_back('\n');
   }
   const auto* data = reinterpret_cast<const std::uint8_t*>(text.data());
@@ -84,7 +86,8 @@ TEST(WordCount, ParallelSplitEqualsSerialSplit) {
     std::size_t stop = std::min(text.size(), start + (std::size_t{1} << 19));
     while (stop < text.size() && text[stop - 1] != '\n') ++stop;
     std::vector<std::uint32_t> part = wordcount_app().split_records(data + start, stop - start);
-    for (std::size_t i = 0; i + 1 < part.size(); ++i) serial.push_back(static_cast<std::uint32_t>(part[i] + start));
+    for (std::size_t i = 0; i + 1 < part.size(); ++i)
+      serial.push_back(static_cast<std::uint32_t>(part[i] + start));
     start = stop;
   }
   serial.push_back(static_cast<std::uint32_t>(text.size()));

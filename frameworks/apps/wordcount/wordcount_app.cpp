@@ -17,7 +17,8 @@ bool is_letter(std::uint8_t c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c
 constexpr std::size_t kMaxRecordBytes = 4096;
 
 // Appends the start offsets of the records in [begin, end); begin is a line start.
-void split_range(const std::uint8_t* data, std::size_t begin, std::size_t end, std::vector<std::uint32_t>& out) {
+void split_range(const std::uint8_t* data, std::size_t begin, std::size_t end,
+                 std::vector<std::uint32_t>& out) {
   out.reserve((end - begin) / 64 + 1);
   std::size_t start = begin;
   while (start < end) {
@@ -38,7 +39,8 @@ class WordCount final : public MapReduceApp {
  public:
   std::string name() const override { return "wordcount"; }
   std::string description() const override {
-    return "count words (maximal runs of ASCII letters, lower-cased); map emits (word, 1), reduce sums";
+    return "count words (maximal runs of ASCII letters, lower-cased); map emits (word, 1), reduce "
+           "sums";
   }
   std::string default_dataset() const override { return "text-zipf"; }
   std::uint32_t value_size() const override { return 4; }
@@ -49,9 +51,11 @@ class WordCount final : public MapReduceApp {
   // non-letter byte past that length. Large inputs are split on all host
   // cores: each thread takes a run of whole lines, so the records are the same
   // as a serial split's.
-  std::vector<std::uint32_t> split_records(const std::uint8_t* data, std::size_t size) const override {
+  std::vector<std::uint32_t> split_records(const std::uint8_t* data,
+                                           std::size_t size) const override {
     if (size >= 0xffffffffu) throw RunError("word count input must be smaller than 4 GiB");
-    const unsigned threads = size < (std::size_t{8} << 20) ? 1u : std::max(1u, std::thread::hardware_concurrency());
+    const unsigned threads =
+        size < (std::size_t{8} << 20) ? 1u : std::max(1u, std::thread::hardware_concurrency());
     std::vector<std::size_t> bounds{0};
     for (unsigned t = 1; t < threads; ++t) {
       std::size_t b = std::max(bounds.back(), size * t / threads);
@@ -89,7 +93,8 @@ class WordCount final : public MapReduceApp {
     }
     KeyValueList out;
     out.reserve(counts.size());
-    for (auto& [w, n] : counts) out.emplace_back(w, std::string(reinterpret_cast<const char*>(&n), 4));
+    for (auto& [w, n] : counts)
+      out.emplace_back(w, std::string(reinterpret_cast<const char*>(&n), 4));
     sort_by_key(out);
     return out;
   }

@@ -35,7 +35,8 @@ TEST_P(BackendErrors, MissingKernelNamesIt) {
 }
 
 TEST_P(BackendErrors, KernelThatDoesNotCompileGivesTheCompilerLog) {
-  if (GetParam() != backend::Kind::opencl) GTEST_SKIP() << "CUDA kernels are compiled at build time";
+  if (GetParam() != backend::Kind::opencl)
+    GTEST_SKIP() << "CUDA kernels are compiled at build time";
   backend::ProgramSource src;
   src.name = "test/broken";
   src.opencl_text = "__kernel void broken(__global int* p) { p[0] = undeclared_name; }\n";
@@ -67,7 +68,41 @@ TEST_P(BackendErrors, SpansReportDeviceTimeInOrder) {
   EXPECT_TRUE(q.take_spans().empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, BackendErrors, ::testing::ValuesIn(kernel_backends()), backend_test_name);
+// A build without OpenCL or CUDA has no kernel backend to test.
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(BackendErrors);
+INSTANTIATE_TEST_SUITE_P(Backends, BackendErrors, ::testing::ValuesIn(kernel_backends()),
+                         backend_test_name);
+
+}  // namespace
+}  // namespace harness::testing
+
+namespace harness::testing {
+namespace {
+
+using ExtraQueues = DeviceTest;
+
+// A second queue works independently of the default one.
+TEST_P(ExtraQueues, SecondQueueCopiesAndTimes) {
+  auto q2 = device_->create_queue();
+  std::vector<std::uint32_t> in(4096), out(4096, 0);
+  for (std::uint32_t i = 0; i < in.size(); ++i) in[i] = i * 7u + 1u;
+  backend::Buffer a = device_->allocate(in.size() * 4), b = device_->allocate(in.size() * 4);
+  q2->begin_span("copy");
+  q2->write(a, 0, in.data(), in.size() * 4);
+  q2->copy(b, 0, a, 0, in.size() * 4);
+  q2->end_span();
+  q2->read(out.data(), b, 0, out.size() * 4);
+  q2->finish();
+  EXPECT_EQ(out, in);
+  auto spans = q2->take_spans();
+  ASSERT_EQ(spans.size(), 1u);
+  EXPECT_GT(spans[0].milliseconds, 0.0);
+}
+
+// A build without OpenCL or CUDA has no kernel backend to test.
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ExtraQueues);
+INSTANTIATE_TEST_SUITE_P(Backends, ExtraQueues, ::testing::ValuesIn(kernel_backends()),
+                         backend_test_name);
 
 }  // namespace
 }  // namespace harness::testing

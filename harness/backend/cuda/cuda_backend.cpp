@@ -150,8 +150,8 @@ class CudaProgram final : public Program {
         (void)function;
         has += (has.empty() ? "" : ", ") + kernel_name;
       }
-      throw RunError("kernel '" + name + "' not found in program '" + name_ + "' (has: " +
-                     (has.empty() ? std::string("none") : has) + ")");
+      throw RunError("kernel '" + name + "' not found in program '" + name_ +
+                     "' (has: " + (has.empty() ? std::string("none") : has) + ")");
     }
     // Kernel stores a void*; the function is never written through it.
     return Kernel(const_cast<void*>(it->second), name);
@@ -171,7 +171,8 @@ void activate(int index) { check(cudaSetDevice(index), "cudaSetDevice"); }
 
 class CudaQueue final : public Queue {
  public:
-  CudaQueue(int index, std::string device_name) : index_(index), device_name_(std::move(device_name)) {
+  CudaQueue(int index, std::string device_name)
+      : index_(index), device_name_(std::move(device_name)) {
     activate(index_);
     check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
   }
@@ -198,7 +199,8 @@ class CudaQueue final : public Queue {
   void write(Buffer& dst, std::size_t dst_offset, const void* src, std::size_t bytes) override {
     check_range(dst, dst_offset, bytes, "write");
     if (bytes == 0) return;
-    if (!src) throw RunError("write of " + std::to_string(bytes) + " bytes from a null host pointer");
+    if (!src)
+      throw RunError("write of " + std::to_string(bytes) + " bytes from a null host pointer");
     check(cudaMemcpyAsync(at(dst, dst_offset), src, bytes, cudaMemcpyHostToDevice, stream_),
           "cudaMemcpyAsync", "write");
   }
@@ -206,7 +208,8 @@ class CudaQueue final : public Queue {
   void read(void* dst, const Buffer& src, std::size_t src_offset, std::size_t bytes) override {
     check_range(src, src_offset, bytes, "read");
     if (bytes == 0) return;
-    if (!dst) throw RunError("read of " + std::to_string(bytes) + " bytes into a null host pointer");
+    if (!dst)
+      throw RunError("read of " + std::to_string(bytes) + " bytes into a null host pointer");
     check(cudaMemcpyAsync(dst, at(src, src_offset), bytes, cudaMemcpyDeviceToHost, stream_),
           "cudaMemcpyAsync", "read");
   }
@@ -216,9 +219,11 @@ class CudaQueue final : public Queue {
     check_range(dst, dst_offset, bytes, "copy destination");
     check_range(src, src_offset, bytes, "copy source");
     if (bytes == 0) return;
-    if (dst.handle() == src.handle() && dst_offset < src_offset + bytes && src_offset < dst_offset + bytes) {
-      throw RunError("copy of " + std::to_string(bytes) + " bytes within one buffer overlaps (offsets " +
-                     std::to_string(src_offset) + " and " + std::to_string(dst_offset) + ")");
+    if (dst.handle() == src.handle() && dst_offset < src_offset + bytes &&
+        src_offset < dst_offset + bytes) {
+      throw RunError("copy of " + std::to_string(bytes) +
+                     " bytes within one buffer overlaps (offsets " + std::to_string(src_offset) +
+                     " and " + std::to_string(dst_offset) + ")");
     }
     check(cudaMemcpyAsync(at(dst, dst_offset), at(src, src_offset), bytes, cudaMemcpyDeviceToDevice,
                           stream_),
@@ -231,13 +236,16 @@ class CudaQueue final : public Queue {
     check(cudaMemsetAsync(at(dst, offset), 0, bytes, stream_), "cudaMemsetAsync", "fill_zero");
   }
 
-  void launch_args(const Kernel& kernel, LaunchShape shape, const std::vector<KernelArg>& args) override {
+  void launch_args(const Kernel& kernel, LaunchShape shape,
+                   const std::vector<KernelArg>& args) override {
     const void* function = kernel.handle();
     const std::string& name = kernel.name();
-    if (!function) throw RunError("launch of kernel '" + name + "' with no CUDA function (empty Kernel)");
+    if (!function)
+      throw RunError("launch of kernel '" + name + "' with no CUDA function (empty Kernel)");
     if (shape.groups == 0 || shape.group_size == 0) {
-      throw RunError("kernel '" + name + "' launched with " + std::to_string(shape.groups) + " groups of " +
-                     std::to_string(shape.group_size) + " (both must be at least 1)");
+      throw RunError("kernel '" + name + "' launched with " + std::to_string(shape.groups) +
+                     " groups of " + std::to_string(shape.group_size) +
+                     " (both must be at least 1)");
     }
     if (shape.groups > kMaxGroups) {
       throw RunError("kernel '" + name + "' launched with " + std::to_string(shape.groups) +
@@ -246,9 +254,10 @@ class CudaQueue final : public Queue {
     activate(index_);
     const KernelMeta& meta = meta_for(function, name);
     if (shape.group_size > static_cast<std::uint32_t>(meta.max_threads)) {
-      throw RunError("kernel '" + name + "' launched with groups of " + std::to_string(shape.group_size) +
-                     " but it can run at most " + std::to_string(meta.max_threads) +
-                     " threads per block on " + device_name_ + " (registers / shared memory)");
+      throw RunError("kernel '" + name + "' launched with groups of " +
+                     std::to_string(shape.group_size) + " but it can run at most " +
+                     std::to_string(meta.max_threads) + " threads per block on " + device_name_ +
+                     " (registers / shared memory)");
     }
     if (meta.params_known && meta.param_sizes.size() != args.size()) {
       throw RunError("kernel '" + name + "' takes " + std::to_string(meta.param_sizes.size()) +
@@ -267,15 +276,17 @@ class CudaQueue final : public Queue {
       } else {
         size = arg.size;
         if (size == 0 || size > sizeof slots_[i].bytes) {
-          throw RunError("kernel '" + name + "' argument " + std::to_string(i) + " is neither a buffer nor a " +
-                         "32- or 64-bit scalar (size " + std::to_string(size) + ")");
+          throw RunError("kernel '" + name + "' argument " + std::to_string(i) +
+                         " is neither a buffer nor a " + "32- or 64-bit scalar (size " +
+                         std::to_string(size) + ")");
         }
         std::memcpy(slots_[i].bytes, arg.bytes, size);
       }
       if (meta.params_known && meta.param_sizes[i] != size) {
-        throw RunError("kernel '" + name + "' argument " + std::to_string(i) + " is " + std::to_string(size) +
-                       " bytes but the kernel's parameter is " + std::to_string(meta.param_sizes[i]) +
-                       " bytes" + (arg.buffer ? " (a buffer was passed)" : ""));
+        throw RunError("kernel '" + name + "' argument " + std::to_string(i) + " is " +
+                       std::to_string(size) + " bytes but the kernel's parameter is " +
+                       std::to_string(meta.param_sizes[i]) + " bytes" +
+                       (arg.buffer ? " (a buffer was passed)" : ""));
       }
       argv_[i] = slots_[i].bytes;
     }
@@ -286,8 +297,8 @@ class CudaQueue final : public Queue {
     const cudaError_t last = cudaGetLastError();
     if (err == cudaSuccess) err = last;
     if (err != cudaSuccess) {
-      const std::string context = "kernel '" + name + "', " + std::to_string(shape.groups) + " groups of " +
-                                  std::to_string(shape.group_size);
+      const std::string context = "kernel '" + name + "', " + std::to_string(shape.groups) +
+                                  " groups of " + std::to_string(shape.group_size);
       check(err, "cudaLaunchKernel", context.c_str());
     }
   }
@@ -298,8 +309,9 @@ class CudaQueue final : public Queue {
     const cudaError_t err = cudaStreamSynchronize(stream_);
     if (err == cudaSuccess) return;
     clear_last_error();
-    throw RunError("CUDA error in cudaStreamSynchronize: " + error_text(err) + " (a kernel or copy on " +
-                   device_name_ + " failed; after a kernel fault the CUDA context is unusable and this "
+    throw RunError("CUDA error in cudaStreamSynchronize: " + error_text(err) +
+                   " (a kernel or copy on " + device_name_ +
+                   " failed; after a kernel fault the CUDA context is unusable and this "
                    "process can run no more work on the device)");
   }
 
@@ -454,8 +466,8 @@ class CudaDevice final : public Device {
       } else {
         clear_last_error();
       }
-      throw DeviceOutOfMemory("out of device memory: could not allocate " + mib(bytes) + " on " + info_.name +
-                              state);
+      throw DeviceOutOfMemory("out of device memory: could not allocate " + mib(bytes) + " on " +
+                              info_.name + state);
     }
     check(err, "cudaMalloc");
     return Buffer(pointer, bytes, &free_device);
@@ -467,7 +479,8 @@ class CudaDevice final : public Device {
     if (!pinned) {
       pointer = std::malloc(request);
       if (!pointer) {
-        throw DeviceOutOfMemory("out of host memory: could not allocate " + mib(bytes) + " of host memory");
+        throw DeviceOutOfMemory("out of host memory: could not allocate " + mib(bytes) +
+                                " of host memory");
       }
       return HostBuffer(pointer, bytes, &free_plain);
     }
@@ -497,22 +510,24 @@ class CudaDevice final : public Device {
     std::string log;
     for (const auto& [name, function] : source.cuda->kernels) {
       if (!function) {
-        throw KernelBuildError("program '" + source.name + "': kernel '" + name + "' has no function", log);
+        throw KernelBuildError(
+            "program '" + source.name + "': kernel '" + name + "' has no function", log);
       }
       cudaFuncAttributes attributes{};
       const cudaError_t err = cudaFuncGetAttributes(&attributes, function);
       if (err != cudaSuccess) {
         clear_last_error();
-        throw KernelBuildError("program '" + source.name + "': kernel '" + name + "' cannot run on " + info_.name +
-                                   " (compute capability " + info_.compute_capability + "): " + error_text(err),
+        throw KernelBuildError("program '" + source.name + "': kernel '" + name +
+                                   "' cannot run on " + info_.name + " (compute capability " +
+                                   info_.compute_capability + "): " + error_text(err),
                                log);
       }
       log += name + ": " + std::to_string(attributes.numRegs) + " registers, " +
              std::to_string(attributes.sharedSizeBytes) + " bytes static shared, " +
              std::to_string(attributes.localSizeBytes) + " bytes local, at most " +
              std::to_string(attributes.maxThreadsPerBlock) + " threads per block, sm_" +
-             std::to_string(attributes.binaryVersion) + " binary, PTX " + std::to_string(attributes.ptxVersion) +
-             "\n";
+             std::to_string(attributes.binaryVersion) + " binary, PTX " +
+             std::to_string(attributes.ptxVersion) + "\n";
     }
     auto program = std::make_shared<CudaProgram>(source.name, source.cuda->kernels, std::move(log));
     programs_.emplace(source.name, program);
@@ -520,6 +535,7 @@ class CudaDevice final : public Device {
   }
 
   Queue& queue() override { return *queue_; }
+  std::unique_ptr<Queue> create_queue() override { return std::make_unique<CudaQueue>(info_.index, info_.name); }
 
  private:
   DeviceInfo info_;
@@ -550,7 +566,8 @@ std::vector<DeviceInfo> list_devices(std::string* why_none) {
           devices.push_back(describe(index));
         } catch (const RunError& e) {
           // A device whose properties cannot be read is left out.
-          if (first_failure.empty()) first_failure = "device " + std::to_string(index) + ": " + e.what();
+          if (first_failure.empty())
+            first_failure = "device " + std::to_string(index) + ": " + e.what();
         }
       }
       if (devices.empty()) why = "CUDA: no usable device (" + first_failure + ")";

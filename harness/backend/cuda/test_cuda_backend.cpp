@@ -3,9 +3,8 @@
 // check what can be checked without nvcc-compiled kernels.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,9 +41,7 @@ TEST(CudaBackend, ListDevicesGivesDevicesOrAReason) {
   }
 }
 
-TEST(CudaBackend, ListDevicesWithoutReasonPointer) {
-  EXPECT_NO_THROW((void)list_devices(nullptr));
-}
+TEST(CudaBackend, ListDevicesWithoutReasonPointer) { EXPECT_NO_THROW((void)list_devices(nullptr)); }
 
 TEST(CudaBackend, OpenMissingDeviceThrowsNoDevice) {
   EXPECT_THROW((void)open_device(99), NoDevice);
@@ -136,7 +133,8 @@ TEST_F(CudaDeviceTest, MissingKernelNamesTheProgram) {
     (void)program->kernel("nope");
     FAIL();
   } catch (const RunError& e) {
-    EXPECT_NE(std::string(e.what()).find("'nope' not found in program 'test/empty'"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("'nope' not found in program 'test/empty'"),
+              std::string::npos)
         << e.what();
   }
 }
@@ -203,7 +201,8 @@ TEST_F(CudaKernelTest, MixedScalarWidths) {
   std::vector<double> host{1.0, 2.0, 3.0};
   Buffer data = device_->allocate(host.size() * sizeof(double));
   q.write(data, 0, host.data(), host.size() * sizeof(double));
-  q.launch(program_->kernel("scale_f64"), LaunchShape{1, 32}, data, std::uint64_t{3}, 2.5, std::uint32_t{1});
+  q.launch(program_->kernel("scale_f64"), LaunchShape{1, 32}, data, std::uint64_t{3}, 2.5,
+           std::uint32_t{1});
   q.launch(program_->kernel("no_args"), LaunchShape{1, 1});
   q.read(host.data(), data, 0, host.size() * sizeof(double));
   q.finish();
@@ -218,12 +217,18 @@ TEST_F(CudaKernelTest, BadLaunchesAreRefused) {
   Kernel add = program_->kernel("add_u32");
   // Wrong argument count and width are caught on the host.
   EXPECT_THROW(q.launch(add, LaunchShape{1, 32}, data, std::uint32_t{1}), RunError);
-  EXPECT_THROW(q.launch(add, LaunchShape{1, 32}, data, std::uint64_t{1}, std::uint32_t{1}), RunError);
+  EXPECT_THROW(q.launch(add, LaunchShape{1, 32}, data, std::uint64_t{1}, std::uint32_t{1}),
+               RunError);
   // Shapes.
-  EXPECT_THROW(q.launch(add, LaunchShape{0, 32}, data, std::uint32_t{1}, std::uint32_t{1}), RunError);
-  EXPECT_THROW(q.launch(add, LaunchShape{1, 0}, data, std::uint32_t{1}, std::uint32_t{1}), RunError);
-  EXPECT_THROW(q.launch(add, LaunchShape{1, 4096}, data, std::uint32_t{1}, std::uint32_t{1}), RunError);
-  EXPECT_THROW(q.launch(add, LaunchShape{0x80000000u, 32}, data, std::uint32_t{1}, std::uint32_t{1}), RunError);
+  EXPECT_THROW(q.launch(add, LaunchShape{0, 32}, data, std::uint32_t{1}, std::uint32_t{1}),
+               RunError);
+  EXPECT_THROW(q.launch(add, LaunchShape{1, 0}, data, std::uint32_t{1}, std::uint32_t{1}),
+               RunError);
+  EXPECT_THROW(q.launch(add, LaunchShape{1, 4096}, data, std::uint32_t{1}, std::uint32_t{1}),
+               RunError);
+  EXPECT_THROW(
+      q.launch(add, LaunchShape{0x80000000u, 32}, data, std::uint32_t{1}, std::uint32_t{1}),
+      RunError);
   // The queue still works afterwards.
   q.launch(add, LaunchShape{1, 256}, data, std::uint32_t{256}, std::uint32_t{1});
   q.finish();

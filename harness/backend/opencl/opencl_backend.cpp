@@ -1,13 +1,12 @@
 #include "harness/backend/opencl/opencl_backend.h"
 
 #include <CL/cl.h>
+#include <fmt/format.h>
 
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <mutex>
-
-#include <fmt/format.h>
 
 #include "harness/core/embedded_files.h"
 #include "harness/core/errors.h"
@@ -17,7 +16,8 @@ namespace harness::backend::opencl {
 const char* error_name(int code) {
   switch (code) {
 #define HARNESS_CL_ERR(x) \
-  case x: return #x;
+  case x:                 \
+    return #x;
     HARNESS_CL_ERR(CL_SUCCESS)
     HARNESS_CL_ERR(CL_DEVICE_NOT_FOUND)
     HARNESS_CL_ERR(CL_DEVICE_NOT_AVAILABLE)
@@ -52,8 +52,10 @@ const char* error_name(int code) {
     HARNESS_CL_ERR(CL_INVALID_BUILD_OPTIONS)
     HARNESS_CL_ERR(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
 #undef HARNESS_CL_ERR
-    case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
-    default: return "unknown OpenCL error";
+    case -1001:
+      return "CL_PLATFORM_NOT_FOUND_KHR";
+    default:
+      return "unknown OpenCL error";
   }
 }
 
@@ -137,7 +139,9 @@ DeviceInfo describe(const Found& f, int index) {
   info.name = device_string(f.device, CL_DEVICE_NAME);
   info.vendor = device_string(f.device, CL_DEVICE_VENDOR);
   auto type = device_value<cl_device_type>(f.device, CL_DEVICE_TYPE);
-  info.type = (type & CL_DEVICE_TYPE_GPU) ? "gpu" : (type & CL_DEVICE_TYPE_CPU) ? "cpu" : "accelerator";
+  info.type = (type & CL_DEVICE_TYPE_GPU)   ? "gpu"
+              : (type & CL_DEVICE_TYPE_CPU) ? "cpu"
+                                            : "accelerator";
   info.driver_version = device_string(f.device, CL_DRIVER_VERSION);
   info.api_version = device_string(f.device, CL_DEVICE_VERSION);
   info.platform = platform_string(f.platform, CL_PLATFORM_NAME) + " / " +
@@ -146,8 +150,10 @@ DeviceInfo describe(const Found& f, int index) {
   info.max_allocation_bytes = device_value<cl_ulong>(f.device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
   info.local_memory_bytes = device_value<cl_ulong>(f.device, CL_DEVICE_LOCAL_MEM_SIZE);
   info.l2_cache_bytes = device_value<cl_ulong>(f.device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE);
-  info.compute_units = static_cast<int>(device_value<cl_uint>(f.device, CL_DEVICE_MAX_COMPUTE_UNITS));
-  info.max_work_group_size = static_cast<int>(device_value<size_t>(f.device, CL_DEVICE_MAX_WORK_GROUP_SIZE));
+  info.compute_units =
+      static_cast<int>(device_value<cl_uint>(f.device, CL_DEVICE_MAX_COMPUTE_UNITS));
+  info.max_work_group_size =
+      static_cast<int>(device_value<size_t>(f.device, CL_DEVICE_MAX_WORK_GROUP_SIZE));
   info.clock_mhz = static_cast<int>(device_value<cl_uint>(f.device, CL_DEVICE_MAX_CLOCK_FREQUENCY));
   std::string ext = device_string(f.device, CL_DEVICE_EXTENSIONS);
   if (ext.find("cl_nv_device_attribute_query") != std::string::npos) {
@@ -173,7 +179,8 @@ class ClProgram final : public Program {
       cl_int err = CL_SUCCESS;
       cl_kernel k = clCreateKernel(program_, name.c_str(), &err);
       if (err != CL_SUCCESS) {
-        throw RunError(fmt::format("kernel '{}' not found in program '{}' ({})", name, name_, error_name(err)));
+        throw RunError(fmt::format("kernel '{}' not found in program '{}' ({})", name, name_,
+                                   error_name(err)));
       }
       it = kernels_.emplace(name, k).first;
     }
@@ -219,7 +226,8 @@ class ClQueue final : public Queue {
           "clEnqueueReadBuffer");
     note(ev);
   }
-  void copy(Buffer& dst, std::size_t doff, const Buffer& src, std::size_t soff, std::size_t bytes) override {
+  void copy(Buffer& dst, std::size_t doff, const Buffer& src, std::size_t soff,
+            std::size_t bytes) override {
     bounds(dst, doff, bytes, "copy");
     bounds(src, soff, bytes, "copy");
     if (bytes == 0) return;
@@ -237,7 +245,8 @@ class ClQueue final : public Queue {
           "clEnqueueFillBuffer");
     note(ev);
   }
-  void launch_args(const Kernel& kernel, LaunchShape shape, const std::vector<KernelArg>& args) override {
+  void launch_args(const Kernel& kernel, LaunchShape shape,
+                   const std::vector<KernelArg>& args) override {
     if (shape.groups == 0 || shape.group_size == 0) {
       throw RunError(fmt::format("empty launch shape for kernel '{}'", kernel.name()));
     }
@@ -257,7 +266,8 @@ class ClQueue final : public Queue {
     size_t global = static_cast<size_t>(shape.groups) * local;
     cl_event ev = nullptr;
     check(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, &ev),
-          "clEnqueueNDRangeKernel", fmt::format("kernel '{}', {} x {}", kernel.name(), shape.groups, local));
+          "clEnqueueNDRangeKernel",
+          fmt::format("kernel '{}', {} x {}", kernel.name(), shape.groups, local));
     note(ev);
   }
   void finish() override { check(clFinish(queue_), "clFinish"); }
@@ -281,7 +291,8 @@ class ClQueue final : public Queue {
       if (s.first) {
         cl_event last = s.last ? s.last : s.first;  // a one-command span
         cl_ulong start = 0, end = 0;
-        check(clGetEventProfilingInfo(s.first, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr),
+        check(clGetEventProfilingInfo(s.first, CL_PROFILING_COMMAND_START, sizeof start, &start,
+                                      nullptr),
               "clGetEventProfilingInfo");
         check(clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr),
               "clGetEventProfilingInfo");
@@ -302,8 +313,8 @@ class ClQueue final : public Queue {
   static cl_mem mem(const Buffer& b) { return static_cast<cl_mem>(b.handle()); }
   static void bounds(const Buffer& b, std::size_t off, std::size_t bytes, const char* what) {
     if (off + bytes > b.size()) {
-      throw RunError(fmt::format("{} of {} bytes at offset {} overruns a buffer of {} bytes", what, bytes,
-                                 off, b.size()));
+      throw RunError(fmt::format("{} of {} bytes at offset {} overruns a buffer of {} bytes", what,
+                                 bytes, off, b.size()));
     }
   }
   // Keeps the first and the latest event of the open span; drops the others.
@@ -350,10 +361,11 @@ class ClDevice final : public Device {
 
   Buffer allocate(std::size_t bytes) override {
     if (bytes > info_.max_allocation_bytes) {
-      throw DeviceOutOfMemory(fmt::format(
-          "out of device memory: {:.1f} MiB exceeds the largest single allocation on {} ({:.1f} MiB)",
-          static_cast<double>(bytes) / 1048576.0, info_.name,
-          static_cast<double>(info_.max_allocation_bytes) / 1048576.0));
+      throw DeviceOutOfMemory(
+          fmt::format("out of device memory: {:.1f} MiB exceeds the largest single allocation on "
+                      "{} ({:.1f} MiB)",
+                      static_cast<double>(bytes) / 1048576.0, info_.name,
+                      static_cast<double>(info_.max_allocation_bytes) / 1048576.0));
     }
     cl_int err = CL_SUCCESS;
     cl_mem m = clCreateBuffer(context_, CL_MEM_READ_WRITE, bytes ? bytes : 1, nullptr, &err);
@@ -389,15 +401,17 @@ class ClDevice final : public Device {
     std::string log = build_log(program);
     if (err != CL_SUCCESS) {
       clReleaseProgram(program);
-      throw KernelBuildError(fmt::format("kernel build failed for program '{}' on {} ({}): {}", source.name,
-                                         info_.name, error_name(err), first_error_line(log)),
-                             log);
+      throw KernelBuildError(
+          fmt::format("kernel build failed for program '{}' on {} ({}): {}", source.name,
+                      info_.name, error_name(err), first_error_line(log)),
+          log);
     }
     auto p = std::make_shared<ClProgram>(program, source.name, log);
     programs_.emplace(source.name, p);
     return p;
   }
   Queue& queue() override { return *queue_; }
+  std::unique_ptr<Queue> create_queue() override { return std::make_unique<ClQueue>(context_, device_); }
 
  private:
   std::string build_log(cl_program program) const {
@@ -410,7 +424,8 @@ class ClDevice final : public Device {
   }
   static std::string first_error_line(const std::string& log) {
     std::size_t pos = log.find("error");
-    if (pos == std::string::npos) return log.empty() ? "no compiler log" : log.substr(0, log.find('\n'));
+    if (pos == std::string::npos)
+      return log.empty() ? "no compiler log" : log.substr(0, log.find('\n'));
     std::size_t start = log.rfind('\n', pos);
     start = start == std::string::npos ? 0 : start + 1;
     return log.substr(start, log.find('\n', pos) - start);
@@ -428,7 +443,8 @@ class ClDevice final : public Device {
 std::vector<DeviceInfo> list_devices(std::string* why_none) {
   std::vector<DeviceInfo> out;
   auto found = enumerate(why_none);
-  for (std::size_t i = 0; i < found.size(); ++i) out.push_back(describe(found[i], static_cast<int>(i)));
+  for (std::size_t i = 0; i < found.size(); ++i)
+    out.push_back(describe(found[i], static_cast<int>(i)));
   return out;
 }
 
@@ -436,8 +452,8 @@ std::unique_ptr<Device> open_device(int index) {
   std::string why;
   auto found = enumerate(&why);
   if (index < 0 || static_cast<std::size_t>(index) >= found.size()) {
-    throw NoDevice(found.empty() ? why
-                                 : fmt::format("no OpenCL device {} (found {})", index, found.size()));
+    throw NoDevice(
+        found.empty() ? why : fmt::format("no OpenCL device {} (found {})", index, found.size()));
   }
   return std::make_unique<ClDevice>(found[static_cast<std::size_t>(index)], index);
 }

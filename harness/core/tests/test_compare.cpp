@@ -61,10 +61,12 @@ class CompareTest : public ::testing::Test {
 TEST_F(CompareTest, PrintsRatioAndUnmatchedPoints) {
   const std::vector<double> slow = {2.00, 2.02, 1.98, 2.01, 1.99, 2.03, 1.97};
   const std::vector<double> fast = {1.00, 1.01, 0.99, 1.005, 0.995, 1.015, 0.985};
-  const std::string a = write("a.json", document(json::array({point("mars/default/wc/cuda:0/text/4MiB", slow, slow),
-                                                              point("only/in/a", slow, slow)})));
-  const std::string b = write("b.json", document(json::array({point("mars/default/wc/cuda:0/text/4MiB", fast, fast),
-                                                              point("only/in/b", fast, fast)})));
+  const std::string a =
+      write("a.json", document(json::array({point("mars/default/wc/cuda:0/text/4MiB", slow, slow),
+                                            point("only/in/a", slow, slow)})));
+  const std::string b =
+      write("b.json", document(json::array({point("mars/default/wc/cuda:0/text/4MiB", fast, fast),
+                                            point("only/in/b", fast, fast)})));
   std::ostringstream out;
   EXPECT_EQ(harness::compare_results(a, b, "total_ms", out), 0);
   const std::string text = out.str();
@@ -81,8 +83,10 @@ TEST_F(CompareTest, PrintsRatioAndUnmatchedPoints) {
 
 TEST_F(CompareTest, PhaseMetric) {
   const std::vector<double> total = {3.0, 3.0, 3.0};
-  const std::string a = write("a.json", document(json::array({point("k", total, {1.0, 1.0, 1.0})})));
-  const std::string b = write("b.json", document(json::array({point("k", total, {4.0, 4.0, 4.0})})));
+  const std::string a =
+      write("a.json", document(json::array({point("k", total, {1.0, 1.0, 1.0})})));
+  const std::string b =
+      write("b.json", document(json::array({point("k", total, {4.0, 4.0, 4.0})})));
   std::ostringstream out;
   harness::compare_results(a, b, "map", out);
   const std::string text = out.str();
