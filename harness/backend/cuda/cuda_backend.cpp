@@ -535,7 +535,9 @@ class CudaDevice final : public Device {
   }
 
   Queue& queue() override { return *queue_; }
-  std::unique_ptr<Queue> create_queue() override { return std::make_unique<CudaQueue>(info_.index, info_.name); }
+  std::unique_ptr<Queue> create_queue() override {
+    return std::make_unique<CudaQueue>(info_.index, info_.name);
+  }
 
  private:
   DeviceInfo info_;

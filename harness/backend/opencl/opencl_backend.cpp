@@ -411,7 +411,9 @@ class ClDevice final : public Device {
     return p;
   }
   Queue& queue() override { return *queue_; }
-  std::unique_ptr<Queue> create_queue() override { return std::make_unique<ClQueue>(context_, device_); }
+  std::unique_ptr<Queue> create_queue() override {
+    return std::make_unique<ClQueue>(context_, device_);
+  }
 
  private:
   std::string build_log(cl_program program) const {
