@@ -18,6 +18,7 @@ source "$root/scripts/register-nvidia-opencl.sh"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$artifacts/nvidia-smi.txt" || true
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DHARNESS_CUDA=ON -DHARNESS_OPENCL=ON \
   -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCH:-90}" > "$artifacts/configure.log"
+export HARNESS_GIT_SHA=${HARNESS_GIT_SHA:-$(git -C "$root" rev-parse --short=12 HEAD 2>/dev/null || true)}
 cmake --build "$build" -j"$(nproc)" > "$artifacts/build.log" 2>&1 || { tail -50 "$artifacts/build.log"; exit 1; }
 harness="$build/bin/harness"
 "$harness" env --ceilings | tee "$artifacts/env.txt"
