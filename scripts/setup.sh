@@ -70,7 +70,12 @@ if command -v python3 >/dev/null; then
     echo "setup: pip install ${py_missing[*]}" >&2
     python3 -m pip install -q "${py_missing[@]}" >/tmp/harness-pip.log 2>&1 ||
       python3 -m pip install -q --break-system-packages "${py_missing[@]}" >>/tmp/harness-pip.log 2>&1 ||
-      echo "setup: could not pip install ${py_missing[*]} (figures / schema checks will be skipped)" >&2
+      for m in "${py_missing[@]}"; do
+        case $m in
+          matplotlib) echo "setup: could not pip install matplotlib: figures will not be drawn" >&2 ;;
+          jsonschema) echo "setup: could not pip install jsonschema: schema checks will be skipped" >&2 ;;
+        esac
+      done
   fi
 fi
 exit $status
