@@ -2,17 +2,10 @@
  * the directory index, group detection, reduce count / emit. Included after
  * the app's user functions (frameworks/common/mapreduce_program.cpp). */
 
-#define MARS_NO_TASK 0xffffffffu
-
-/* This work-item's k-th task out of `count`, or MARS_NO_TASK past its last.
- * Coalesced (Mars 3.4): work-item t takes tasks t, t+T, t+2T, so neighbouring
- * work-items touch neighbouring records. Chunked: a contiguous run. */
-DEVICE_FN u32 mars_nth_task(u32 k, u32 count, u32 coalesced) {
-  u32 t = GLOBAL_ID, threads = GLOBAL_SIZE;
-  u32 per_thread = (count + threads - 1) / threads;
-  if (k >= per_thread) return MARS_NO_TASK;
-  u32 task = coalesced ? t + k * threads : t * per_thread + k;
-  return task < count ? task : MARS_NO_TASK;
+/* Task k of thread t. Coalesced (Mars 3.4): thread t takes tasks t, t+T, t+2T,
+ * so neighbouring threads touch neighbouring records. Chunked: a contiguous run. */
+DEVICE_FN u32 mars_task(u32 t, u32 k, u32 threads, u32 per_thread, u32 coalesced) {
+  return coalesced ? t + k * threads : t * per_thread + k;
 }
 
 DEVICE_FN EmitCtx mars_ctx(u32 counting, u32 key_bytes, u32 pairs) {
@@ -31,22 +24,30 @@ DEVICE_FN EmitCtx mars_ctx(u32 counting, u32 key_bytes, u32 pairs) {
 /* ------------------------------------------------------------------ map */
 KERNEL mars_map_count(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u32 num_records, u32 coalesced,
                       GLOBAL u32* key_bytes, GLOBAL u32* pairs) {
+  u32 t = GLOBAL_ID, threads = GLOBAL_SIZE;
+  u32 per = (num_records + threads - 1) / threads;
   EmitCtx ctx = mars_ctx(1u, 0u, 0u);
-  for (u32 k = 0, r; (r = mars_nth_task(k, num_records, coalesced)) != MARS_NO_TASK; ++k) {
+  for (u32 k = 0; k < per; ++k) {
+    u32 r = mars_task(t, k, threads, per, coalesced);
+    if (r >= num_records) break;
     app_map(&ctx, input, rec_off[r], rec_off[r + 1]);
   }
-  key_bytes[GLOBAL_ID] = ctx.key_bytes;
-  pairs[GLOBAL_ID] = ctx.pairs;
+  key_bytes[t] = ctx.key_bytes;
+  pairs[t] = ctx.pairs;
 }
 
 KERNEL mars_map_emit(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u32 num_records, u32 coalesced,
                      GLOBAL const u32* key_offsets, GLOBAL const u32* pair_offsets, GLOBAL uchar* keys,
                      GLOBAL MarsRecord* recs, GLOBAL APP_VAL_T* vals) {
-  EmitCtx ctx = mars_ctx(0u, key_offsets[GLOBAL_ID], pair_offsets[GLOBAL_ID]);
+  u32 t = GLOBAL_ID, threads = GLOBAL_SIZE;
+  u32 per = (num_records + threads - 1) / threads;
+  EmitCtx ctx = mars_ctx(0u, key_offsets[t], pair_offsets[t]);
   ctx.keys = keys;
   ctx.recs = recs;
   ctx.vals = vals;
-  for (u32 k = 0, r; (r = mars_nth_task(k, num_records, coalesced)) != MARS_NO_TASK; ++k) {
+  for (u32 k = 0; k < per; ++k) {
+    u32 r = mars_task(t, k, threads, per, coalesced);
+    if (r >= num_records) break;
     app_map(&ctx, input, rec_off[r], rec_off[r + 1]);
   }
 }
@@ -157,23 +158,31 @@ DEVICE_FN void mars_reduce_group(EmitCtx* ctx, GLOBAL const MarsRecord* recs, GL
 KERNEL mars_reduce_count(GLOBAL const MarsRecord* recs, GLOBAL const uchar* keys, GLOBAL const APP_VAL_T* vals,
                          GLOBAL const u32* starts, u32 groups, u32 coalesced, GLOBAL u32* key_bytes,
                          GLOBAL u32* outputs) {
+  u32 t = GLOBAL_ID, threads = GLOBAL_SIZE;
+  u32 per = (groups + threads - 1) / threads;
   EmitCtx ctx = mars_ctx(1u, 0u, 0u);
-  for (u32 k = 0, g; (g = mars_nth_task(k, groups, coalesced)) != MARS_NO_TASK; ++k) {
+  for (u32 k = 0; k < per; ++k) {
+    u32 g = mars_task(t, k, threads, per, coalesced);
+    if (g >= groups) break;
     mars_reduce_group(&ctx, recs, keys, vals, starts, g);
   }
-  key_bytes[GLOBAL_ID] = ctx.key_bytes;
-  outputs[GLOBAL_ID] = ctx.pairs;
+  key_bytes[t] = ctx.key_bytes;
+  outputs[t] = ctx.pairs;
 }
 
 KERNEL mars_reduce_emit(GLOBAL const MarsRecord* recs, GLOBAL const uchar* keys, GLOBAL const APP_VAL_T* vals,
                         GLOBAL const u32* starts, u32 groups, u32 coalesced, GLOBAL const u32* key_offsets,
                         GLOBAL const u32* out_offsets, GLOBAL uchar* out_keys, GLOBAL MarsOutRecord* out_recs,
                         GLOBAL APP_OUT_T* out_vals) {
-  EmitCtx ctx = mars_ctx(0u, key_offsets[GLOBAL_ID], out_offsets[GLOBAL_ID]);
+  u32 t = GLOBAL_ID, threads = GLOBAL_SIZE;
+  u32 per = (groups + threads - 1) / threads;
+  EmitCtx ctx = mars_ctx(0u, key_offsets[t], out_offsets[t]);
   ctx.keys = out_keys;
   ctx.out_recs = out_recs;
   ctx.out_vals = out_vals;
-  for (u32 k = 0, g; (g = mars_nth_task(k, groups, coalesced)) != MARS_NO_TASK; ++k) {
+  for (u32 k = 0; k < per; ++k) {
+    u32 g = mars_task(t, k, threads, per, coalesced);
+    if (g >= groups) break;
     mars_reduce_group(&ctx, recs, keys, vals, starts, g);
   }
 }
