@@ -3,7 +3,10 @@
  * the app's user functions (frameworks/common/mapreduce_program.cpp). */
 
 /* Task k of thread t. Coalesced (Mars 3.4): thread t takes tasks t, t+T, t+2T,
- * so neighbouring threads touch neighbouring records. Chunked: a contiguous run. */
+ * so neighbouring threads touch neighbouring records. Chunked: a contiguous run.
+ * The four kernels below keep their own counted `for (k < per)` loops: folding
+ * them into one "next task" helper made the reduce 38% slower on an H100
+ * (1237 -> 1710 ms at 1 GiB; nvcc scheduled the hot key's value loop worse). */
 DEVICE_FN u32 mars_task(u32 t, u32 k, u32 threads, u32 per_thread, u32 coalesced) {
   return coalesced ? t + k * threads : t * per_thread + k;
 }
