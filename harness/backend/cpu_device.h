@@ -18,8 +18,3 @@ std::string cpu_model_name();
 std::uint64_t host_memory_bytes();
 
 }  // namespace harness::backend::cpu
-
-namespace harness::backend {
-// Name of the host CPU, for result documents.
-inline std::string cpu_device_name() { return cpu::cpu_model_name(); }
-}  // namespace harness::backend

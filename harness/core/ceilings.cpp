@@ -5,18 +5,9 @@
 #include <algorithm>
 #include <vector>
 
+#include "harness/core/stats.h"
+
 namespace harness {
-namespace {
-
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty()
-             ? 0.0
-             : (v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]));
-}
-
-}  // namespace
-
 nlohmann::json measure_ceilings(backend::Device& device, std::size_t bytes, int reps) {
   auto& q = device.queue();
   backend::Buffer a = device.allocate(bytes), b = device.allocate(bytes);
@@ -50,10 +41,10 @@ nlohmann::json measure_ceilings(backend::Device& device, std::size_t bytes, int 
   auto rate = [](double gigabytes, double ms) { return ms > 0 ? gigabytes / (ms / 1e3) : 0.0; };
   double mib = static_cast<double>(bytes) / 1048576.0;
   return nlohmann::json::array(
-      {entry("d2d_copy", rate(2.0 * gb, median_of(d2d)),
+      {entry("d2d_copy", rate(2.0 * gb, stats::median(d2d)),
              fmt::format("device-to-device copy of {:.0f} MiB, bytes read + written, median of {}",
                          mib, reps)),
-       entry("h2d_pinned", rate(gb, median_of(h2d)),
+       entry("h2d_pinned", rate(gb, stats::median(h2d)),
              fmt::format("host-to-device copy of {:.0f} MiB from pinned host memory, median of {}",
                          mib, reps))});
 }

@@ -72,6 +72,13 @@ struct VariantInfo {
   Params default_params;
   std::vector<std::string> apps;  // apps it can run
   std::function<std::unique_ptr<PointRunner>(const PointContext&)> make;
+
+  bool runs_app(const std::string& app) const {
+    for (const auto& a : apps) {
+      if (a == app) return true;
+    }
+    return false;
+  }
 };
 
 struct AppInfo {

@@ -75,9 +75,7 @@ Experiment parse_experiment(const std::string& text, const std::string& origin) 
       const VariantInfo& info = reg.find_variant(run.framework, v);
       for (const auto& app : run.apps) {
         reg.find_app(app);
-        bool supported = false;
-        for (const auto& a : info.apps) supported = supported || a == app;
-        if (!supported)
+        if (!info.runs_app(app))
           throw UsageError(origin + ": " + run.framework + "/" + v + " does not run app '" + app +
                            "'");
       }

@@ -72,9 +72,7 @@ class Devices {
     for (auto& [key, dev] : open_) {
       if (key.first == Kind::cuda) return dev->allocate_host(bytes, true);
     }
-    void* p = std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096 + 4096);
-    if (!p) throw RunError(fmt::format("out of host memory loading {} bytes", bytes));
-    return backend::HostBuffer(p, bytes, [](void* q) { std::free(q); });
+    return backend::cpu::open_device(0)->allocate_host(bytes, false);
   }
 
  private:
@@ -106,7 +104,7 @@ json dataset_json(const Input& in) {
 }
 
 std::string device_name(const Target& t) {
-  return t.device ? t.device->info().name : backend::cpu_device_name();
+  return t.device ? t.device->info().name : backend::cpu::cpu_model_name();
 }
 
 // Runs one point: prepare, one validated warm-up, `reps` validated repetitions.
@@ -336,7 +334,7 @@ RunSummary run_experiment(const Experiment& e, const RunOptions& o) {
 RunSummary run_single(const SinglePoint& sp) {
   const VariantInfo& v = Registry::instance().find_variant(sp.framework, sp.variant);
   Registry::instance().find_app(sp.app);
-  if (std::find(v.apps.begin(), v.apps.end(), sp.app) == v.apps.end()) {
+  if (!v.runs_app(sp.app)) {
     throw UsageError(fmt::format("{}/{} does not run app '{}'", sp.framework, sp.variant, sp.app));
   }
   if (std::find(v.backends.begin(), v.backends.end(), sp.backend) == v.backends.end()) {
