@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "datasets/text_zipf.h"
+#include "datasets/uniform_f32.h"
 #include "datasets/xxhash.h"
 #include "harness/core/errors.h"
 
@@ -32,6 +33,7 @@ const std::vector<const Generator*>& generators() {
     std::vector<const Generator*> list = {
         // One line per generator.
         &text_zipf_generator(),
+        &uniform_f32_generator(),
     };
     std::sort(list.begin(), list.end(),
               [](const Generator* a, const Generator* b) { return a->name() < b->name(); });

@@ -2,6 +2,7 @@
 #include "frameworks/apps/registry.h"
 #include "frameworks/cpu/cpu_runtime.h"
 #include "frameworks/mars/mars_runtime.h"
+#include "frameworks/reduction/reduction.h"
 #include "harness/core/registry.h"
 
 namespace harness {
@@ -12,10 +13,11 @@ void register_all() {
   done = true;
   for (const apps::MapReduceApp* app : apps::mapreduce_apps()) {
     Registry::instance().add_app(
-        {app->name(), "mapreduce", app->description(), app->default_dataset()});
+        {app->name(), "mapreduce", app->description(), app->default_dataset(), {}});
   }
   cpu::register_variants();
   mars::register_variants();
+  reduction::register_family();
 }
 
 }  // namespace harness

@@ -3,11 +3,18 @@
 
     python3 scripts/check_results.py FILE...  [--schema SCHEMA] [--quiet]
 
-Besides the JSON Schema (draft 2020-12), a few rules a schema cannot express
-are checked (results/README.md, "Validation"):
+Reads results format versions 1 and 2. Besides the JSON Schema (draft
+2020-12), a few rules a schema cannot express are checked (results/README.md,
+"Validation"):
   * point keys are unique within a document;
   * summary.total_ms.n equals the number of repetitions;
-  * every phase in a repetition's phases_ms is listed in the point's phase_order.
+  * every phase in a repetition's phases_ms is listed in the point's phase_order;
+  * per-repetition counters are numbers;
+  * version 2: every rate's "over" is "total_ms" or a phase of phase_order;
+    a rate's fraction equals value / ceiling_value (1e-6 relative) when both
+    are given, and is null without a ceiling_value; a skipped point has a
+    skip_reason, no repetitions and no summary; every axis of a point is in its params
+    with the same value (compared as text); devices[0] is the primary device.
 
 Exit status: 0 all documents valid; 1 at least one is invalid (one line per
 error: FILE: PATH: message); 2 a file could not be read or is not JSON (this
@@ -69,6 +76,99 @@ def make_validator(schema_path: str = DEFAULT_SCHEMA):
     return cls(schema, format_checker=cls.FORMAT_CHECKER)
 
 
+FRACTION_REL_TOL = 1e-6
+
+
+def _is_number(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _as_text(v) -> str:
+    """Axis and param values compare as text: 128, 128.0 and "128" are equal."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def _point_errors(i: int, p: dict) -> list[tuple[list, str]]:
+    """Rules beyond the schema for one point."""
+    errors: list[tuple[list, str]] = []
+    reps = p.get("repetitions")
+    summary = p.get("summary")
+    if isinstance(reps, list) and isinstance(summary, dict):
+        total = summary.get("total_ms")
+        if isinstance(total, dict) and isinstance(total.get("n"), int) and total["n"] != len(reps):
+            errors.append((["points", i, "summary", "total_ms", "n"],
+                           f"n is {total['n']} but there are {len(reps)} repetitions"))
+    order = p.get("phase_order")
+    known = set(order) if isinstance(order, list) else None
+    for r, rep in enumerate(reps if isinstance(reps, list) else []):
+        if not isinstance(rep, dict):
+            continue
+        phases = rep.get("phases_ms")
+        if known is not None and isinstance(phases, dict):
+            extra = sorted(set(phases) - known)
+            if extra:
+                errors.append((["points", i, "repetitions", r, "phases_ms"],
+                               f"phases not in phase_order: {', '.join(extra)}"))
+        counters = rep.get("counters")
+        if isinstance(counters, dict):
+            for name, value in counters.items():
+                if not _is_number(value):
+                    errors.append((["points", i, "repetitions", r, "counters", name],
+                                   f"counter {name!r} is {value!r}, not a number"))
+
+    if p.get("status") == "skipped":
+        if not isinstance(p.get("skip_reason"), str) or not p["skip_reason"].strip():
+            errors.append((["points", i], "skipped point without a skip_reason"))
+        if reps:
+            errors.append((["points", i, "repetitions"],
+                           f"skipped point has {len(reps) if isinstance(reps, list) else 'some'} repetition(s)"))
+        if "summary" in p:
+            errors.append((["points", i, "summary"], "skipped point has a summary"))
+
+    rates = p.get("rates")
+    for r, rate in enumerate(rates if isinstance(rates, list) else []):
+        if not isinstance(rate, dict):
+            continue
+        over = rate.get("over")
+        if isinstance(over, str) and over != "total_ms" and (known is None or over not in known):
+            errors.append((["points", i, "rates", r, "over"],
+                           f"rate {rate.get('name')!r} is over {over!r}, neither total_ms nor a phase "
+                           "of phase_order"))
+        value, ceiling, fraction = rate.get("value"), rate.get("ceiling_value"), rate.get("fraction")
+        if _is_number(fraction) and _is_number(ceiling) and _is_number(value) and ceiling > 0:
+            expected = value / ceiling
+            if abs(fraction - expected) > FRACTION_REL_TOL * max(abs(expected), 1e-300):
+                errors.append((["points", i, "rates", r, "fraction"],
+                               f"rate {rate.get('name')!r}: fraction {fraction!r} is not value / ceiling_value "
+                               f"= {value!r} / {ceiling!r} = {expected!r}"))
+        elif _is_number(fraction) and not _is_number(ceiling):
+            errors.append((["points", i, "rates", r, "fraction"],
+                           f"rate {rate.get('name')!r}: fraction {fraction!r} without a ceiling_value"))
+
+    axes = p.get("axes")
+    params = p.get("params") if isinstance(p.get("params"), dict) else {}
+    if isinstance(axes, dict):
+        for name, value in axes.items():
+            if name not in params:
+                errors.append((["points", i, "axes", name], f"axis {name!r} is not in params"))
+            elif _as_text(params[name]) != _as_text(value):
+                errors.append((["points", i, "axes", name],
+                               f"axis {name}={_as_text(value)} but params has {name}={_as_text(params[name])}"))
+
+    devices = p.get("devices")
+    if isinstance(devices, list) and devices and isinstance(devices[0], dict):
+        first = devices[0]
+        if (first.get("backend"), first.get("index")) != (p.get("backend"), p.get("device_index")):
+            errors.append((["points", i, "devices", 0],
+                           f"first device {first.get('backend')}:{first.get('index')} is not the point's "
+                           f"{p.get('backend')}:{p.get('device_index')}"))
+    return errors
+
+
 def semantic_errors(doc) -> list[tuple[list, str]]:
     """Rules beyond the schema; returns (path parts, message) pairs."""
     errors: list[tuple[list, str]] = []
@@ -84,23 +184,7 @@ def semantic_errors(doc) -> list[tuple[list, str]]:
                 errors.append((["points", i, "key"], f"duplicate key {key!r} (also points[{seen[key]}])"))
             else:
                 seen[key] = i
-        reps = p.get("repetitions")
-        summary = p.get("summary")
-        if isinstance(reps, list) and isinstance(summary, dict):
-            total = summary.get("total_ms")
-            if isinstance(total, dict) and isinstance(total.get("n"), int) and total["n"] != len(reps):
-                errors.append((["points", i, "summary", "total_ms", "n"],
-                               f"n is {total['n']} but there are {len(reps)} repetitions"))
-        order = p.get("phase_order")
-        if isinstance(reps, list) and isinstance(order, list):
-            known = set(order)
-            for r, rep in enumerate(reps):
-                phases = rep.get("phases_ms") if isinstance(rep, dict) else None
-                if isinstance(phases, dict):
-                    extra = sorted(set(phases) - known)
-                    if extra:
-                        errors.append((["points", i, "repetitions", r, "phases_ms"],
-                                       f"phases not in phase_order: {', '.join(extra)}"))
+        errors += _point_errors(i, p)
     return errors
 
 

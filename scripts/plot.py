@@ -9,15 +9,22 @@ comes from the experiment's "plot": {"kind": ...}:
 
   bars (default)  top: grouped bars of the median total time (ms; log scale when
                   the medians span more than 30x) with min-max error bars,
-                  x = dataset (ordered by size), one bar per series
+                  x = dataset (ordered by size; with its axis values when the
+                  experiment sweeps axes), one bar per series
                   "framework/variant @ backend:device"; bottom: stacked per-phase
                   medians of the largest dataset of each series. Points that
                   failed validation are hatched and marked "failed"; points that
                   could not run are marked "error".
-  lines           a sweep: x = plot.x (a params name, or "size_bytes" by
-                  default), y = plot.y ("total_ms" default, "throughput_gbps" or a
-                  phase name), one line per series (and app/dataset when several);
-                  failed and error points are marked on the x axis.
+  lines           a sweep: x = plot.x (an axis or params name, or "size_bytes" by
+                  default; numeric values, also when written as strings), y =
+                  plot.y ("total_ms" default, "throughput_gbps", a phase name,
+                  "rate:<name>" or "fraction:<name>"), one line per series and
+                  per value of the other axes (and app/dataset when several);
+                  the x axis is log2 when every x is a power of two (or the
+                  values span more than 30x); failed points are crossed and
+                  error points marked on the x axis.
+
+Skipped points (results format version 2) are not drawn.
 
 An unknown kind falls back to bars (with a note on stderr). Runs headless
 (Agg backend). Exit status: 0; 2 when an input cannot be read or is not a
@@ -85,18 +92,18 @@ def plot_bars(exp: V.Experiment, plt):
     import matplotlib.patches as mpatches
     import matplotlib.transforms as mtransforms
 
-    points = exp.points
+    points = V.not_skipped(exp.points)
     series = _series_order(points)
     apps = sorted({str(p.get("app", "")) for p in points})
     multi_app = len(apps) > 1
-    categories = sorted({(str(p.get("app", "")), V.dataset_label(p), V.dataset_size(p)) for p in points},
-                        key=lambda c: (c[0], c[2], c[1]))
-    # one entry per (app, label) even if merged files disagree on the size
-    seen, cats = set(), []
-    for app, label, _ in categories:
-        if (app, label) not in seen:
-            seen.add((app, label))
-            cats.append((app, label))
+    # x categories: (app, dataset label, axis values), ordered by app, size, axis values
+    ordered = sorted(points, key=lambda p: (str(p.get("app", "")), V.dataset_size(p), V.dataset_label(p),
+                                            V.axes_order(p)))
+    cats = []  # one entry per (app, label, axes) even if merged files disagree on the size
+    for p in ordered:
+        cat = (str(p.get("app", "")), V.dataset_label(p), V.axes_text(p))
+        if cat not in cats:
+            cats.append(cat)
     phases = V.merge_phase_orders(points)
     has_phases = any(V.stat(p, ph) is not None for p in points for ph in phases)
 
@@ -114,9 +121,9 @@ def plot_bars(exp: V.Experiment, plt):
     for si, s in enumerate(series):
         color = colors[si % len(colors)]
         xs, hs, lo, hi, hatches = [], [], [], [], []
-        for ci, (app, label) in enumerate(cats):
+        for ci, (app, label, ax_text) in enumerate(cats):
             p = _pick([q for q in points if V.series_name(q) == s and str(q.get("app", "")) == app
-                       and V.dataset_label(q) == label])
+                       and V.dataset_label(q) == label and V.axes_text(q) == ax_text])
             if p is None:
                 continue
             x = ci - 0.4 + bar_w * (si + 0.5)
@@ -156,7 +163,9 @@ def plot_bars(exp: V.Experiment, plt):
                 color=ERROR_COLOR, fontweight="bold")
 
     ax.set_xticks(range(len(cats)))
-    ax.set_xticklabels([f"{a}\n{l}" if multi_app else l for a, l in cats])
+    ax.set_xticklabels([(f"{a}\n{l}" if multi_app else l) + ("\n" + x.replace(" ", "\n") if x else "")
+                        for a, l, x in cats],
+                       fontsize=8 if any(x for _, _, x in cats) else None)
     ax.set_xlim(-0.6, len(cats) - 0.4)
     ax.set_xlabel("dataset")
     ax.set_ylabel("median total time (ms)")
@@ -180,6 +189,8 @@ def plot_bars(exp: V.Experiment, plt):
                 biggest = max(V.dataset_size(q) for q in pts)
                 p = _pick([q for q in pts if V.dataset_size(q) == biggest])
                 label = f"{s} \u00b7 {app + ' ' if multi_app else ''}{V.dataset_label(p)}"
+                if V.axes_text(p):
+                    label += f" {V.axes_text(p)}"
                 groups.append((label, p))
         phase_colors = plt.get_cmap("tab10" if len(phases) <= 10 else "tab20").colors
         bottoms = [0.0] * len(groups)
@@ -207,42 +218,38 @@ def plot_bars(exp: V.Experiment, plt):
     return fig
 
 
-def _x_value(p: dict, x: str):
-    if x in ("size_bytes", "dataset.size_bytes"):
-        return V.dataset_size(p)
-    params = p.get("params") or {}
-    if x.startswith("params."):
-        x = x[len("params."):]
-    v = params.get(x, p.get(x))
-    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+def _is_pow2(v: float) -> bool:
+    return v > 0 and float(v).is_integer() and (int(v) & (int(v) - 1)) == 0
+
+
+def _is_axis(exp: V.Experiment, x: str) -> bool:
+    axes = exp.spec.get("axes")
+    return (isinstance(axes, dict) and x in axes) or any(x in V.point_axes(p) for p in exp.points)
 
 
 def plot_lines(exp: V.Experiment, plt):
     spec = exp.spec.get("plot") or {}
     x_name = str(spec.get("x", "size_bytes"))
     y_name = str(spec.get("y", "total_ms"))
-    points = exp.points
+    points = V.not_skipped(exp.points)
     fig, ax = plt.subplots(figsize=(10, 5.6))
     colors = plt.get_cmap("tab10").colors
-    apps = {str(p.get("app", "")) for p in points}
+    markers = "osD^v<>ph*"
+    multi_app = len({str(p.get("app", "")) for p in points}) > 1
+    multi_ds = len({V.dataset_label(p) for p in points}) > 1
     lines: dict[str, list[dict]] = {}
     for p in points:
-        name = V.series_name(p)
-        if len(apps) > 1:
-            name += f" {p.get('app')}"
-        if x_name not in ("size_bytes", "dataset.size_bytes"):
-            labels = {V.dataset_label(q) for q in points}
-            if len(labels) > 1:
-                name += f" {V.dataset_label(p)}"
-        lines.setdefault(name, []).append(p)
+        if V.x_value(p, x_name) is not None:  # points without x (a variant lacking the axis) are left out
+            lines.setdefault(V.line_key(p, x_name, multi_app, multi_ds), []).append(p)
     ys_all = []
     for li, (name, pts) in enumerate(lines.items()):
         color = colors[li % len(colors)]
-        pts = sorted((q for q in pts if _x_value(q, x_name) is not None), key=lambda q: _x_value(q, x_name))
-        good = [(q, _x_value(q, x_name), V.stat(q, y_name)) for q in pts
+        marker = markers[(li // len(colors)) % len(markers)]
+        pts = sorted((q for q in pts if V.x_value(q, x_name) is not None), key=lambda q: V.x_value(q, x_name))
+        good = [(q, V.x_value(q, x_name), V.stat(q, y_name)) for q in pts
                 if q.get("status") != "error" and V.stat(q, y_name) is not None]
         if good:
-            ax.plot([g[1] for g in good], [g[2] for g in good], marker="o", color=color, label=name)
+            ax.plot([g[1] for g in good], [g[2] for g in good], marker=marker, color=color, label=name)
             ys_all += [g[2] for g in good if g[2] > 0]
             for q, xv, yv in good:
                 if q.get("status") == "failed":
@@ -250,20 +257,32 @@ def plot_lines(exp: V.Experiment, plt):
                     ax.annotate("failed", (xv, yv), fontsize=7, color=ERROR_COLOR,
                                 xytext=(3, 3), textcoords="offset points")
         else:
-            ax.plot([], [], marker="o", color=color, label=name)
+            ax.plot([], [], marker=marker, color=color, label=name)
         for q in pts:
             if q.get("status") == "error":
-                ax.axvline(_x_value(q, x_name), color=ERROR_COLOR, alpha=0.3, linestyle=":")
-                ax.annotate("error", (_x_value(q, x_name), 0), xycoords=("data", "axes fraction"),
+                ax.axvline(V.x_value(q, x_name), color=ERROR_COLOR, alpha=0.3, linestyle=":")
+                ax.annotate("error", (V.x_value(q, x_name), 0), xycoords=("data", "axes fraction"),
                             fontsize=7, color=ERROR_COLOR, rotation=90, va="bottom")
-    xs = [_x_value(p, x_name) for p in points if _x_value(p, x_name)]
-    if xs and min(xs) > 0 and max(xs) / min(xs) > LOG_SPAN:
+    xs = sorted({V.x_value(p, x_name) for pts in lines.values() for p in pts})
+    if xs and min(xs) > 0 and (max(xs) / min(xs) > LOG_SPAN or (len(xs) > 1 and all(_is_pow2(v) for v in xs))):
         ax.set_xscale("log", base=2)
+    if xs and len(xs) <= 12 and _is_axis(exp, x_name):
+        # the swept values themselves as ticks, written as numbers
+        ax.set_xticks(xs)
+        ax.set_xticklabels([V._plain(v) for v in xs])
+        ax.minorticks_off()
     if ys_all and max(ys_all) / min(ys_all) > LOG_SPAN:
         ax.set_yscale("log")
     ax.set_xlabel(x_name)
-    unit = "GB/s" if y_name == "throughput_gbps" else "ms"
-    ax.set_ylabel(f"median {y_name} ({unit})")
+    if y_name.startswith(V.FRACTION_PREFIX):
+        ceilings = sorted({str(r.get("ceiling")) for p in points for r in V.point_rates(p)
+                           if r.get("name") == y_name[len(V.FRACTION_PREFIX):] and r.get("ceiling")})
+        ax.set_ylabel(f"{y_name[len(V.FRACTION_PREFIX):]} / ceiling"
+                      + (f" ({', '.join(ceilings)})" if ceilings else ""))
+    elif y_name.startswith(V.RATE_PREFIX):
+        ax.set_ylabel(f"{y_name[len(V.RATE_PREFIX):]} ({V.metric_unit(y_name, points)})")
+    else:
+        ax.set_ylabel(f"median {y_name} ({V.metric_unit(y_name, points)})")
     ax.grid(alpha=0.3, which="both")
     ax.legend(fontsize=8)
     _finish(fig, exp, 1)

@@ -5,9 +5,13 @@
 
 Writes DIR/report.md (environments, measured ceilings, and per experiment: the
 figure DIR/<id>.png when scripts/plot.py made it, the original claim, the
-verdict rule, the reproduced numbers, per-phase medians and the verdict per
-backend/device with the numbers that decided it) and DIR/verdicts.json (a list
-of {experiment, backend, device_index, device, verdict, detail, rule}).
+declared axes / measurement / validation policies, the verdict rule, the
+reproduced numbers with each point's measurement outcome, points that did not
+run, skipped points with their reasons, points that used several devices,
+rates and their fractions of the measured ceilings, per-phase medians and the
+verdict per backend/device with the numbers that decided it) and
+DIR/verdicts.json (a list of {experiment, backend, device_index, device,
+verdict, detail, rule}). Reads results format versions 1 and 2.
 
 Results files with the same experiment id are merged. Exit status: 0 (also
 when verdicts do not hold), 2 when an input cannot be read or is not a results
@@ -111,13 +115,17 @@ def ceilings_section(docs: list[dict]) -> list[str]:
             name = names.get((c.get("backend"), c.get("device_index")))
             row = [host, dev + (f" ({name})" if name else ""), c.get("name", "?"),
                    V.fmt_num(c.get("value"), 4) if isinstance(c.get("value"), (int, float)) else "?",
-                   c.get("unit", ""), c.get("method", "")]
+                   c.get("unit", ""), c.get("host_memory", ""), c.get("method", "")]
             if tuple(map(str, row)) not in seen:
                 seen.add(tuple(map(str, row)))
                 rows.append(row)
     out = ["## Measured ceilings", ""]
+    header = ["host", "device", "ceiling", "value", "unit", "host memory", "method"]
+    if rows and not any(r[5] for r in rows):  # no copy ceiling says pinned/pageable
+        header.pop(5)
+        rows = [r[:5] + r[6:] for r in rows]
     if rows:
-        out += table(["host", "device", "ceiling", "value", "unit", "method"], rows)
+        out += table(header, rows)
     else:
         out.append("No ceilings were measured in these runs.")
     out.append("")
@@ -125,7 +133,85 @@ def ceilings_section(docs: list[dict]) -> list[str]:
 
 
 def point_order(p: dict):
-    return (V.series_name(p), str(p.get("app", "")), V.dataset_size(p), V.dataset_label(p))
+    """Series, app, dataset size, then the axis values in the experiment's order."""
+    return (V.series_name(p), str(p.get("app", "")), V.dataset_size(p), V.dataset_label(p), V.axes_order(p))
+
+
+def _pct(x) -> str:
+    return f"{100 * x:.1f}%" if isinstance(x, (int, float)) and not isinstance(x, bool) else "n/a"
+
+
+def _values(values) -> str:
+    return ", ".join(V._plain(v) for v in values) if isinstance(values, list) else V._plain(values)
+
+
+def policy_lines(spec: dict) -> list[str]:
+    """The experiment's declared axes, measurement and validation policies (version 2)."""
+    out = []
+    axes = spec.get("axes")
+    if isinstance(axes, dict) and axes:
+        out.append("**Axes.** " + "; ".join(f"`{k}` = {_values(v)}" for k, v in axes.items()))
+    m = spec.get("measurement")
+    if isinstance(m, dict) and m:
+        parts = []
+        if "warmup" in m:
+            parts.append(f"{m['warmup']} warm-up run(s)")
+        lo, hi = m.get("min_reps"), m.get("max_reps")
+        if lo is not None and hi is not None and lo != hi:
+            parts.append(f"{lo} to {hi} repetitions")
+        elif lo is not None or hi is not None:
+            parts.append(f"{lo if lo is not None else hi} repetitions")
+        if isinstance(m.get("target_rel_spread"), (int, float)) and m["target_rel_spread"]:
+            parts.append(f"stop once the relative spread is <= {_pct(m['target_rel_spread'])}")
+        if isinstance(m.get("max_time_s"), (int, float)) and m["max_time_s"]:
+            parts.append(f"at most {V.fmt_num(m['max_time_s'])} s of measuring per point")
+        if "cold" in m:
+            parts.append("cold (L2 flushed before each run)" if m["cold"] else "warm caches")
+        out.append("**Measurement.** " + "; ".join(parts) + ".")
+    v = spec.get("validation")
+    if isinstance(v, dict) and v.get("kind"):
+        tol = [f"{k} {v[k]:g}" for k in ("rel", "abs") if isinstance(v.get(k), (int, float))]
+        out.append(f"**Validation.** {v['kind']}" + (f" ({', '.join(tol)})" if tol else "") + ".")
+    return out
+
+
+def measurement_cell(p: dict) -> str:
+    """'7 (spread, 1.3%)' from a version-2 point's measurement; the repetition
+    count alone for version 1."""
+    m = p.get("measurement")
+    if isinstance(m, dict) and m:
+        n = m.get("repetitions", len(p.get("repetitions") or []))
+        extra = [str(m["stopped"])] if m.get("stopped") else []
+        if isinstance(m.get("rel_spread"), (int, float)):
+            extra.append(_pct(m["rel_spread"]))
+        return f"{n}" + (f" ({', '.join(extra)})" if extra else "")
+    return str(len(p.get("repetitions") or []))
+
+
+def validation_cell(p: dict) -> str:
+    v = p.get("validation") if isinstance(p.get("validation"), dict) else {}
+    status = V.validation_status(p)
+    return f"{status} ({v['kind']})" if v.get("kind") else status
+
+
+def rates_section(points: list[dict], ds) -> list[str]:
+    """'Rates and fractions of ceilings': one row per rate of each point."""
+    rows = []
+    for p in points:
+        for r in V.point_rates(p):
+            value = V._number(r.get("value"))
+            unit = str(r.get("unit", ""))
+            ceiling = ""
+            if r.get("ceiling"):
+                cv = V._number(r.get("ceiling_value"))
+                ceiling = str(r["ceiling"]) + (f" {V.fmt_num(cv, 4)} {unit}" if cv is not None else "")
+            rows.append([V.series_name(p), ds(p), r.get("name", "?"),
+                         f"{V.fmt_num(value, 4)} {unit}".strip(), r.get("over", ""), ceiling or "none",
+                         _pct(V.rate_fraction(r))])
+    if not rows:
+        return []
+    return (["### Rates and fractions of ceilings", ""]
+            + table(["series", "dataset", "rate", "value", "over", "ceiling", "fraction"], rows) + [""])
 
 
 def experiment_section(exp: V.Experiment, verdicts: list[V.Verdict], docs: list[dict], paths: list[str],
@@ -157,28 +243,36 @@ def experiment_section(exp: V.Experiment, verdicts: list[V.Verdict], docs: list[
         out += [f"*(no figure: run `python3 scripts/plot.py --out-dir {out_dir} RESULTS.json...` first)*", ""]
 
     out += [f"**Claim (original).** {spec.get('claim') or '(not stated)'}", ""]
+    policies = policy_lines(spec)
+    if policies:
+        out += [f"- {line}" for line in policies] + [""]
     out.append(f"**Verdict rule.** {spec.get('verdict_rule') or '(not stated)'}")
     if isinstance(spec.get("verdict"), dict):
         out += ["", f"Machine-readable rule: `{json.dumps(spec['verdict'])}`"]
     out.append("")
 
-    points = sorted(exp.points, key=point_order)
-    multi_app = len({p.get("app") for p in points}) > 1
+    all_points = sorted(exp.points, key=point_order)
+    points = V.not_skipped(all_points)
+    skipped = [p for p in all_points if V.is_skipped(p)]
+    multi_app = len({p.get("app") for p in all_points}) > 1
 
     def ds(p):
-        return f"{p.get('app')} {V.dataset_label(p)}" if multi_app else V.dataset_label(p)
+        text = f"{p.get('app')} {V.dataset_label(p)}" if multi_app else V.dataset_label(p)
+        axes = V.axes_text(p)
+        return f"{text} {axes}" if axes else text
 
     out += ["### Reproduced numbers", ""]
     if not points:
-        out += ["No points were measured.", ""]
+        out += ["No points were measured." + (f" ({len(skipped)} skipped, below.)" if skipped else ""), ""]
     else:
         rows = []
         for p in points:
             rows.append([V.series_name(p), ds(p), V.fmt_num(V.stat(p, "total_ms", "median"), 4),
                          V.fmt_num(V.stat(p, "total_ms", "min"), 4), V.fmt_num(V.stat(p, "total_ms", "max"), 4),
-                         V.fmt_num(V.stat(p, "throughput_gbps", "median"), 3), V.validation_status(p),
-                         p.get("status", "?")])
-        out += table(["series", "dataset", "median total ms", "min", "max", "GB/s", "validation", "status"], rows)
+                         V.fmt_num(V.stat(p, "throughput_gbps", "median"), 3), measurement_cell(p),
+                         validation_cell(p), p.get("status", "?")])
+        out += table(["series", "dataset", "median total ms", "min", "max", "GB/s",
+                      "repetitions (stopped, rel spread)", "validation", "status"], rows)
         out.append("")
         problems = [p for p in points if p.get("status") != "ok"]
         if problems:
@@ -188,7 +282,19 @@ def experiment_section(exp: V.Experiment, verdicts: list[V.Verdict], docs: list[
                 reason = p.get("error") or (p.get("validation") or {}).get("message") or ""
                 out.append(f"- `{p.get('key')}`: {p.get('status')}" + (f": {reason}" if reason else ""))
             out.append("")
+    if skipped:
+        out += ["Skipped points (declined by the variant or the device; ignored by the verdict):", ""]
+        out += [f"- `{p.get('key')}`: {V.skip_reason(p)}" for p in skipped]
+        out.append("")
+    multi_device = [p for p in all_points if len(V.point_devices(p)) > 1]
+    if multi_device:
+        out += ["Points that used more than one device (the first is the primary):", ""]
+        out += [f"- `{p.get('key')}`: " + ", ".join(V.device_label(d) for d in V.point_devices(p))
+                for p in multi_device]
+        out.append("")
 
+    if points:
+        out += rates_section(points, ds)
         phase_order = V.merge_phase_orders(points)
         with_phases = [p for p in points if any(V.stat(p, ph) is not None for ph in phase_order)]
         if phase_order and with_phases:
@@ -234,8 +340,10 @@ def build_report(docs: list[dict], paths: list[str], out_dir: str) -> tuple[str,
              f"Generated {now} by `scripts/report.py` from {len(paths)} results file(s): "
              + ", ".join(f"`{os.path.basename(p)}`" for p in paths) + ".", "",
              "Times are milliseconds (median of the measured repetitions, min and max beside it); "
-             "GB/s = 1e9 bytes/s of input processed. Verdicts are evaluated per backend/device: "
-             "**holds**, **does not hold** or **not run**.", ""]
+             "GB/s = 1e9 bytes/s of input processed. Rates (results format 2) are GB/s of bytes moved or "
+             "G/s (1e9 items/s) over the median time of what they are over, with their fraction of the "
+             "ceiling measured on the same device. Verdicts are evaluated per backend/device: "
+             "**holds**, **does not hold** or **not run**; skipped points are ignored by them.", ""]
     lines += summary_section(all_verdicts)
     env_lines, doc_env = environment_section(docs, paths)
     lines += env_lines

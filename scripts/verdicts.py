@@ -16,6 +16,15 @@ with a detail string holding the numbers that decided it. An unknown kind gives
     def my_kind(spec: dict, points: list[dict]) -> list[Verdict]:
         ...
 
+Rules ignore skipped points (status "skipped", results format version 2): a
+skipped point is neither a failure nor an error; a device where every matching
+point was skipped is "not run".
+
+Metrics (stat(), the rules' "metric", the plots' "y"): "total_ms", a phase
+name, "throughput_gbps", "rate:<name>" (the value of the point's rate <name>)
+and "fraction:<name>" (that rate's fraction of its measured ceiling); the last
+three are higher-is-better.
+
 Used as a script it prints the verdicts of the given files as JSON:
 
     python3 scripts/verdicts.py RESULTS.json...
@@ -40,6 +49,9 @@ NOT_RUN = "not run"
 # Loading and merging documents
 
 
+SUPPORTED_VERSIONS = (1, 2)
+
+
 class ResultsInputError(Exception):
     """An input file that cannot be read, is not JSON, or is not a results document."""
 
@@ -54,9 +66,11 @@ def load_document(path: str) -> dict:
         raise ResultsInputError(f"{path}: not valid JSON: {e}") from e
     if not isinstance(doc, dict) or not isinstance(doc.get("points"), list):
         raise ResultsInputError(f"{path}: not a results document (no \"points\" array)")
-    if doc.get("schema_version") != 1:
+    version = doc.get("schema_version")
+    if isinstance(version, bool) or version not in SUPPORTED_VERSIONS:
         raise ResultsInputError(
-            f"{path}: schema_version {doc.get('schema_version')!r}; these tools read version 1")
+            f"{path}: schema_version {version!r}; these tools read versions "
+            + " and ".join(str(v) for v in SUPPORTED_VERSIONS))
     return doc
 
 
@@ -166,6 +180,124 @@ def is_valid(p: dict) -> bool:
     return p.get("status") == "ok" and validation_status(p) == "passed"
 
 
+def is_skipped(p: dict) -> bool:
+    """A point a variant declined (format version 2): no repetitions, no summary."""
+    return p.get("status") == "skipped"
+
+
+def skip_reason(p: dict) -> str:
+    return str(p.get("skip_reason") or "no reason given")
+
+
+def not_skipped(points: Iterable[dict]) -> list[dict]:
+    return [p for p in points if not is_skipped(p)]
+
+
+def _plain(v) -> str:
+    """An axis or param value as text: 128, 128.0 and "128" all give "128"."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def point_axes(p: dict) -> dict:
+    """The swept axis values of a point (version 2 "axes"; {} otherwise)."""
+    axes = p.get("axes")
+    return dict(axes) if isinstance(axes, dict) else {}
+
+
+def axes_text(p: dict, skip: Iterable[str] = ()) -> str:
+    """'group_size=128 segment=1024' (in the point's axis order), without `skip`."""
+    return " ".join(f"{k}={_plain(v)}" for k, v in point_axes(p).items() if k not in set(skip))
+
+
+def axes_order(p: dict) -> tuple:
+    """Sort key of a point's axis values: numerically where they are numbers."""
+    out = []
+    for k, v in point_axes(p).items():
+        x = x_value(p, k)
+        out.append((0, x, "") if x is not None else (1, 0.0, _plain(v)))
+    return tuple(out)
+
+
+def point_devices(p: dict) -> list[tuple]:
+    """Every device a point used, as device keys; the primary first. Version 1
+    points (and version 2 points without "devices") used only the primary."""
+    primary = device_key(p)
+    out = [primary]
+    for d in p.get("devices") or []:
+        if not isinstance(d, dict):
+            continue
+        key = (str(d.get("backend", "?")), int(d.get("index", 0) or 0), str(d.get("name", "")))
+        if key not in out and (key[0], key[1]) != (primary[0], primary[1]):
+            out.append(key)
+    return out
+
+
+def point_rates(p: dict) -> list[dict]:
+    return [r for r in p.get("rates") or [] if isinstance(r, dict)]
+
+
+def find_rate(p: dict, name: str) -> dict | None:
+    for r in point_rates(p):
+        if r.get("name") == name:
+            return r
+    return None
+
+
+def _number(x) -> float | None:
+    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else None
+
+
+def rate_fraction(r: dict) -> float | None:
+    """A rate's fraction of its ceiling: the runner's "fraction", else value /
+    ceiling_value when both are known."""
+    f = _number(r.get("fraction"))
+    if f is not None:
+        return f
+    value, ceiling = _number(r.get("value")), _number(r.get("ceiling_value"))
+    if value is not None and ceiling:
+        return value / ceiling
+    return None
+
+
+def x_value(p: dict, x: str) -> float | None:
+    """Numeric value of `x` for a point: "size_bytes" (the dataset size), an
+    axis, a param ("params.name" or "name"), or a top-level field; numbers
+    written as strings ("128") count. None when missing or not a number."""
+    if x in ("size_bytes", "dataset.size_bytes"):
+        return dataset_size(p)
+    name = x[len("params."):] if x.startswith("params.") else x
+    axes = point_axes(p)
+    params = p.get("params") if isinstance(p.get("params"), dict) else {}
+    v = axes[name] if name in axes else params.get(name, p.get(name))
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, (int, float)):
+        return float(v)
+    if isinstance(v, str):
+        try:
+            f = float(v)
+        except ValueError:
+            return None
+        return f if math.isfinite(f) else None
+    return None
+
+
+def line_key(p: dict, x: str, multi_app: bool = True, multi_dataset: bool = True) -> str:
+    """The line (series) a point belongs to when `x` is swept: series name,
+    app, dataset (unless x is the dataset size) and the other axes' values."""
+    name = series_name(p)
+    if multi_app:
+        name += f" {p.get('app')}"
+    if multi_dataset and x not in ("size_bytes", "dataset.size_bytes"):
+        name += f" {dataset_label(p)}"
+    other = axes_text(p, skip=(x[len("params."):] if x.startswith("params.") else x,))
+    return name + (f" {other}" if other else "")
+
+
 def _median_of(values: list) -> float | None:
     xs = [float(x) for x in values if isinstance(x, (int, float)) and not isinstance(x, bool)]
     return statistics.median(xs) if xs else None
@@ -184,11 +316,40 @@ def samples(p: dict, metric: str = "total_ms") -> list[float]:
 
 
 HIGHER_IS_BETTER = {"throughput_gbps"}
+RATE_PREFIX = "rate:"
+FRACTION_PREFIX = "fraction:"
+
+
+def higher_is_better(metric: str) -> bool:
+    return metric in HIGHER_IS_BETTER or metric.startswith((RATE_PREFIX, FRACTION_PREFIX))
+
+
+def metric_unit(metric: str, points: Iterable[dict] = ()) -> str:
+    """Unit of a metric for labels: ms, GB/s, the rate's unit, or 'fraction'."""
+    if metric == "throughput_gbps":
+        return "GB/s"
+    if metric.startswith(FRACTION_PREFIX):
+        return "fraction of ceiling"
+    if metric.startswith(RATE_PREFIX):
+        for p in points:
+            r = find_rate(p, metric[len(RATE_PREFIX):])
+            if r and r.get("unit"):
+                return str(r["unit"])
+        return ""
+    return "ms"
 
 
 def stat(p: dict, metric: str = "total_ms", which: str = "median") -> float | None:
-    """median/min/max of a metric: "total_ms", a phase name, or "throughput_gbps".
-    Uses the runner's summary when present, else the repetitions."""
+    """median/min/max of a metric: "total_ms", a phase name, "throughput_gbps",
+    "rate:<name>" or "fraction:<name>". Uses the runner's summary (and rates)
+    when present, else the repetitions. Rates are computed by the runner from
+    median times, so for them every `which` gives the median-based value."""
+    if metric.startswith(RATE_PREFIX):
+        r = find_rate(p, metric[len(RATE_PREFIX):])
+        return _number(r.get("value")) if r else None
+    if metric.startswith(FRACTION_PREFIX):
+        r = find_rate(p, metric[len(FRACTION_PREFIX):])
+        return rate_fraction(r) if r else None
     summary = p.get("summary") if isinstance(p.get("summary"), dict) else {}
     if metric == "throughput_gbps":
         tp = summary.get("throughput_gbps")
@@ -213,24 +374,38 @@ def stat(p: dict, metric: str = "total_ms", which: str = "median") -> float | No
     return {"median": statistics.median, "min": min, "max": max}[which](xs)
 
 
+def _same_value(have, want) -> bool:
+    """Equal, or the same scalar written differently: axis and param values
+    may be numbers or strings ("128"), so they also compare as text."""
+    if have == want and type(have) is type(want):
+        return True
+    scalar = (str, int, float, bool)
+    if isinstance(have, scalar) and isinstance(want, scalar):
+        return _plain(have) == _plain(want)
+    return have == want
+
+
 def matches(p: dict, matcher: dict) -> bool:
     """Every field of `matcher` equals the point's: top-level fields
     (framework, variant, app, backend, device_index, device_name, status),
-    "dataset.label" style dotted paths, or "params" (a dict, each entry must
-    match). A list value matches any of its elements."""
+    "dataset.label" / "axes.segment" style dotted paths, or "params" (a dict,
+    each entry must match). A list value matches any of its elements. Scalars
+    also match when they read the same as text (128 matches "128")."""
     for k, want in (matcher or {}).items():
         if k == "params" and isinstance(want, dict):
             params = p.get("params") or {}
-            if any(params.get(pk) != pv for pk, pv in want.items()):
+            if any(pk not in params or not _same_value(params.get(pk), pv) for pk, pv in want.items()):
                 return False
             continue
         have = p
         for part in k.split("."):
             have = have.get(part) if isinstance(have, dict) else None
         if isinstance(want, list):
-            if have not in want:
+            if have is None or not any(_same_value(have, w) for w in want):
                 return False
-        elif have != want:
+        elif have is None and want is not None:
+            return False
+        elif not _same_value(have, want):
             return False
     return True
 
@@ -306,38 +481,71 @@ def _verdict(key: tuple | None, verdict: str, detail: str) -> Verdict:
     return Verdict("", key[0], key[1], key[2], verdict, detail)
 
 
+def _skipped_verdicts(skipped: list[dict], covered: set) -> list[Verdict]:
+    """"not run" for every device whose matching points were all skipped
+    (devices in `covered` already have a verdict)."""
+    out = []
+    for key, pts in group_by_device(skipped).items():
+        if key in covered:
+            continue
+        reasons = "; ".join(f"{p.get('key')}: {skip_reason(p)}" for p in pts[:3])
+        more = f" and {len(pts) - 3} more" if len(pts) > 3 else ""
+        out.append(_verdict(key, NOT_RUN, f"all {len(pts)} point(s) skipped: {reasons}{more}"))
+    return out
+
+
+def _skipped_note(pts: list[dict]) -> str:
+    n = sum(1 for p in pts if is_skipped(p))
+    return f" ({n} skipped point(s) ignored)" if n else ""
+
+
 @rule("all_valid")
 def all_valid(spec: dict, points: list[dict]) -> list[Verdict]:
     """Holds for a backend/device if every point ran (status ok) and passed
-    validation; not run if every point there is an error."""
+    validation; not run if every point there is an error. Skipped points are
+    ignored; a device where every point was skipped is not run."""
     out = []
-    for key, pts in group_by_device(points).items():
+    for key, all_pts in group_by_device(points).items():
+        pts = not_skipped(all_pts)
+        note = _skipped_note(all_pts)
+        if not pts:
+            out += _skipped_verdicts(all_pts, set())
+            continue
         errors = [p for p in pts if p.get("status") == "error"]
         bad = [p for p in pts if not is_valid(p)]
         if len(errors) == len(pts):
             out.append(_verdict(key, NOT_RUN, f"all {len(pts)} point(s) could not run: "
-                                + "; ".join(f"{p.get('key')}: {p.get('error')}" for p in errors[:3])))
+                                + "; ".join(f"{p.get('key')}: {p.get('error')}" for p in errors[:3]) + note))
         elif bad:
             listed = "; ".join(f"{p.get('key')} (status {p.get('status')}, validation {validation_status(p)})"
                                for p in bad[:5])
             more = f" and {len(bad) - 5} more" if len(bad) > 5 else ""
-            out.append(_verdict(key, DOES_NOT_HOLD, f"{len(bad)} of {len(pts)} point(s) not valid: {listed}{more}"))
+            out.append(_verdict(key, DOES_NOT_HOLD,
+                                f"{len(bad)} of {len(pts)} point(s) not valid: {listed}{more}{note}"))
         else:
-            out.append(_verdict(key, HOLDS, f"all {len(pts)} point(s) ran and passed validation"))
+            out.append(_verdict(key, HOLDS, f"all {len(pts)} point(s) ran and passed validation{note}"))
     return out
 
 
+def _same_axes(a: dict, b: dict) -> bool:
+    """Points agree on every axis both of them have."""
+    ax, bx = point_axes(a), point_axes(b)
+    return all(_plain(ax[k]) == _plain(bx[k]) for k in set(ax) & set(bx))
+
+
 def _choose_baseline(c: dict, bases: list[dict], metric: str) -> dict | None:
-    """The baseline point for candidate c: same app and dataset label; prefer
+    """The baseline point for candidate c: same app and dataset label (and the
+    same values of the axes both have, when such a baseline exists); prefer
     the same device, then the same results file (same host), then any; within
     a tier prefer a valid point, then the fastest (the conservative choice)."""
     same = [b for b in bases if b.get("app") == c.get("app") and dataset_label(b) == dataset_label(c)]
+    same = [b for b in same if _same_axes(b, c)] or same
     if not same:
         return None
     tiers = [[b for b in same if device_key(b) == device_key(c)],
              [b for b in same if b.get("_doc") == c.get("_doc")],
              same]
-    higher = metric in HIGHER_IS_BETTER
+    higher = higher_is_better(metric)
     for tier in tiers:
         if not tier:
             continue
@@ -348,30 +556,57 @@ def _choose_baseline(c: dict, bases: list[dict], metric: str) -> dict | None:
     return None
 
 
+def _where(p: dict) -> str:
+    """'app@dataset' plus the point's axis values."""
+    ax = axes_text(p)
+    return f"{p.get('app')}@{dataset_label(p)}" + (f" {ax}" if ax else "")
+
+
+def _at_largest(points: list[dict]) -> list[dict]:
+    """The points at the largest dataset of their app."""
+    largest: dict[str, float] = {}
+    for p in points:
+        largest[p.get("app")] = max(largest.get(p.get("app"), -1.0), dataset_size(p))
+    return [p for p in points if dataset_size(p) == largest[p.get("app")]]
+
+
+def _at(spec: dict) -> str:
+    at = str(spec.get("at", "largest"))
+    if at not in ("largest", "all"):
+        raise ValueError(f"'at' must be 'largest' or 'all', not {at!r}")
+    return at
+
+
+def _invalid(p: dict) -> bool:
+    """Ran but is not a validated result: failed, or ok without a passed validation."""
+    return p.get("status") == "failed" or (p.get("status") == "ok" and validation_status(p) != "passed")
+
+
 @rule("faster")
 def faster(spec: dict, points: list[dict]) -> list[Verdict]:
     """Candidate faster than baseline, per candidate backend/device.
 
     spec: {"candidate": matcher, "baseline": matcher, "metric": "total_ms" | phase
-    | "throughput_gbps", "at": "largest" | "all", "min_speedup": 1.0}. Candidate
-    and baseline points pair by (app, dataset.label); speedup = baseline median /
-    candidate median (inverted for throughput). Holds if every speedup at the
-    chosen sizes ("largest": the largest dataset per app) exceeds min_speedup and
-    every involved point is ok and validated; does not hold if a speedup is too
-    small or an involved point failed; not run if no pair has both points run.
+    | "throughput_gbps" | "rate:<name>" | "fraction:<name>", "at": "largest" |
+    "all", "min_speedup": 1.0}. Candidate and baseline points pair by (app,
+    dataset.label, and the axis values both have when possible); speedup =
+    baseline median / candidate median (inverted for higher-is-better metrics).
+    Holds if every speedup at the chosen sizes ("largest": the largest dataset
+    per app) exceeds min_speedup and every involved point is ok and validated;
+    does not hold if a speedup is too small or an involved point failed; not
+    run if no pair has both points run. Skipped points are ignored.
     """
     cand_m = spec.get("candidate") or {}
     base_m = spec.get("baseline") or {}
     metric = str(spec.get("metric", "total_ms"))
-    at = str(spec.get("at", "largest"))
-    if at not in ("largest", "all"):
-        raise ValueError(f"'at' must be 'largest' or 'all', not {at!r}")
+    at = _at(spec)
     min_speedup = float(spec.get("min_speedup", 1.0))
-    higher = metric in HIGHER_IS_BETTER
+    higher = higher_is_better(metric)
 
-    cands = [p for p in points if matches(p, cand_m)]
-    bases = [p for p in points if matches(p, base_m) and not matches(p, cand_m)]
-    if not cands:
+    all_cands = [p for p in points if matches(p, cand_m)]
+    cands = not_skipped(all_cands)
+    bases = not_skipped(p for p in points if matches(p, base_m) and not matches(p, cand_m))
+    if not all_cands:
         return [_verdict(None, NOT_RUN, f"no point matches the candidate {json.dumps(cand_m)}")]
 
     out = []
@@ -383,17 +618,14 @@ def faster(spec: dict, points: list[dict]) -> list[Verdict]:
                                 "dataset as the candidate"))
             continue
         if at == "largest":
-            largest: dict[str, float] = {}
-            for c, _ in pairs:
-                largest[c.get("app")] = max(largest.get(c.get("app"), -1.0), dataset_size(c))
-            pairs = [(c, b) for c, b in pairs if dataset_size(c) == largest[c.get("app")]]
-        pairs.sort(key=lambda cb: (str(cb[0].get("app")), dataset_size(cb[0])))
+            keep = {id(c) for c in _at_largest([c for c, _ in pairs])}
+            pairs = [(c, b) for c, b in pairs if id(c) in keep]
+        pairs.sort(key=lambda cb: (str(cb[0].get("app")), dataset_size(cb[0]), axes_order(cb[0])))
 
         measured, too_slow, invalid, missing = [], [], [], []
         for c, b in pairs:
-            where = f"{c.get('app')}@{dataset_label(c)}"
-            bad = [p for p in (c, b) if p.get("status") == "failed"
-                   or (p.get("status") == "ok" and validation_status(p) != "passed")]
+            where = _where(c)
+            bad = [p for p in (c, b) if _invalid(p)]
             if bad:
                 invalid.append(f"{where}: " + ", ".join(
                     f"{series_name(p)} status {p.get('status')}, validation {validation_status(p)}" for p in bad))
@@ -406,7 +638,7 @@ def faster(spec: dict, points: list[dict]) -> list[Verdict]:
                 missing.append(f"{where} not run ({why})")
                 continue
             speedup = cm / bm if higher else bm / cm
-            unit = "GB/s" if higher else ("ms" if metric == "total_ms" else f"ms {metric}")
+            unit = metric_unit(metric, (c, b)) if higher else ("ms" if metric == "total_ms" else f"ms {metric}")
             text = (f"{where}: speedup {fmt_num(speedup)}x ({series_name(b)} {fmt_num(bm)} {unit} vs "
                     f"{series_name(c)} {fmt_num(cm)} {unit})")
             measured.append(text)
@@ -426,6 +658,172 @@ def faster(spec: dict, points: list[dict]) -> list[Verdict]:
                                 + "; ".join(measured) + (f"; {notes}" if notes else "")))
         else:
             out.append(_verdict(key, HOLDS, "; ".join(measured) + (f"; {notes}" if notes else "")))
+    out += _skipped_verdicts(all_cands, {v_key(v) for v in out})
+    return out
+
+
+def v_key(v: Verdict) -> tuple:
+    return (v.backend, v.device_index, v.device)
+
+
+@rule("fraction_of_ceiling")
+def fraction_of_ceiling(spec: dict, points: list[dict]) -> list[Verdict]:
+    """A rate reaches a fraction of its measured ceiling, per candidate device.
+
+    spec: {"candidate": matcher, "rate": "<rate name>", "at": "largest" | "all",
+    "min_fraction": 0.8, "best_of": "<axis>" (optional)}. Looks at the
+    candidate points ("largest": those at the largest dataset of their app,
+    every axis value included). With best_of, only the best fraction over that
+    axis counts, per series and values of the other axes. Holds if every
+    validated point counted has the rate with a ceiling and fraction >=
+    min_fraction; does not hold if a fraction is lower or a candidate point
+    there failed validation; not run if no validated point has the rate with a
+    ceiling. Points that could not run, or lack the rate or its ceiling, are
+    listed.
+    """
+    cand_m = spec.get("candidate") or {}
+    name = spec.get("rate")
+    if not isinstance(name, str) or not name:
+        raise ValueError("'rate' (the name of a rate) is required")
+    at = _at(spec)
+    min_fraction = float(spec.get("min_fraction", 0.8))
+    best_of = spec.get("best_of")
+    if best_of is not None and (not isinstance(best_of, str) or not best_of):
+        raise ValueError("'best_of' must be an axis name")
+
+    all_cands = [p for p in points if matches(p, cand_m)]
+    if not all_cands:
+        return [_verdict(None, NOT_RUN, f"no point matches the candidate {json.dumps(cand_m)}")]
+    out = []
+    for key, group in group_by_device(not_skipped(all_cands)).items():
+        chosen = _at_largest(group) if at == "largest" else group
+        chosen.sort(key=lambda p: (series_name(p), str(p.get("app")), dataset_size(p), axes_order(p)))
+        found, invalid, missing = [], [], []  # found: (point, rate, fraction)
+        for p in chosen:
+            where = f"{series_name(p)} {_where(p)}"
+            if _invalid(p):
+                invalid.append(f"{where}: status {p.get('status')}, validation {validation_status(p)}")
+                continue
+            if p.get("status") != "ok":
+                missing.append(f"{where} not run ({p.get('error') or p.get('status')})")
+                continue
+            r = find_rate(p, name)
+            frac = rate_fraction(r) if r else None
+            if frac is None:
+                missing.append(f"{where}: " + (f"no rate {name!r}" if r is None
+                                               else f"rate {name!r} has no measured ceiling"))
+                continue
+            found.append((p, r, frac))
+        if best_of:
+            best: dict[str, tuple] = {}
+            for item in found:
+                line = line_key(item[0], best_of)
+                if line not in best or item[2] > best[line][2]:
+                    best[line] = item
+            found = [item for item in found if best[line_key(item[0], best_of)] is item]
+        measured, low = [], []
+        for p, r, frac in found:
+            unit = r.get("unit", "")
+            cv = _number(r.get("ceiling_value"))
+            text = (f"{series_name(p)} {_where(p)}: {name} {fmt_num(_number(r.get('value')))} {unit} = "
+                    f"{100 * frac:.1f}% of {r.get('ceiling') or 'its ceiling'}"
+                    + (f" ({fmt_num(cv)} {unit})" if cv is not None else ""))
+            measured.append(text)
+            if frac < min_fraction:
+                low.append(text)
+        notes = ("; " + "; ".join(missing)) if missing else ""
+        best_note = f" (best over {best_of})" if best_of else ""
+        if invalid:
+            out.append(_verdict(key, DOES_NOT_HOLD, "invalid result: " + "; ".join(invalid)
+                                + ("; " + "; ".join(measured) if measured else "") + notes))
+        elif not measured:
+            out.append(_verdict(key, NOT_RUN, f"no validated point with rate {name!r} and a ceiling" + notes))
+        elif low:
+            out.append(_verdict(key, DOES_NOT_HOLD, f"needs >= {100 * min_fraction:.1f}% of the ceiling"
+                                f"{best_note}: " + "; ".join(low) + notes))
+        else:
+            out.append(_verdict(key, HOLDS, f"every fraction >= {100 * min_fraction:.1f}%{best_note}: "
+                                + "; ".join(measured) + notes))
+    out += _skipped_verdicts(all_cands, {v_key(v) for v in out})
+    return out
+
+
+@rule("monotone")
+def monotone(spec: dict, points: list[dict]) -> list[Verdict]:
+    """A metric moves one way along a swept axis, per device and per series.
+
+    spec: {"candidate": matcher, "x": "<axis | param | size_bytes>", "metric":
+    "total_ms" | phase | "throughput_gbps" | "rate:<name>" | "fraction:<name>",
+    "direction": "increasing" | "decreasing", "tolerance": 0.05}. A series is
+    one line of the sweep: framework/variant @ device, app, dataset (unless x
+    is size_bytes) and the values of the other axes. Within a series the
+    medians ordered by x are compared step by step: a step against the
+    direction by more than tolerance x the earlier median breaks it. Holds if
+    no step does; does not hold if one does or a candidate point failed
+    validation; not run if no series has two validated points.
+    """
+    cand_m = spec.get("candidate") or {}
+    x = spec.get("x")
+    if not isinstance(x, str) or not x:
+        raise ValueError("'x' (an axis, param or size_bytes) is required")
+    metric = str(spec.get("metric", "total_ms"))
+    direction = str(spec.get("direction", "increasing"))
+    if direction not in ("increasing", "decreasing"):
+        raise ValueError(f"'direction' must be 'increasing' or 'decreasing', not {direction!r}")
+    tolerance = float(spec.get("tolerance", 0.05))
+    sign = 1.0 if direction == "increasing" else -1.0
+
+    all_cands = [p for p in points if matches(p, cand_m)]
+    if not all_cands:
+        return [_verdict(None, NOT_RUN, f"no point matches the candidate {json.dumps(cand_m)}")]
+    out = []
+    for key, group in group_by_device(not_skipped(all_cands)).items():
+        multi_app = len({p.get("app") for p in group}) > 1
+        multi_ds = len({dataset_label(p) for p in group}) > 1
+        series: dict[str, list[dict]] = {}
+        for p in group:
+            series.setdefault(line_key(p, x, multi_app, multi_ds), []).append(p)
+        checked, broken, invalid, missing = [], [], [], []
+        for line, pts in sorted(series.items()):
+            by_x: dict[float, list[float]] = {}
+            for p in pts:
+                xv = x_value(p, x)
+                if _invalid(p):
+                    invalid.append(f"{line} {x}={_plain(xv)}: status {p.get('status')}, "
+                                   f"validation {validation_status(p)}")
+                    continue
+                y = stat(p, metric) if p.get("status") == "ok" else None
+                if xv is None or y is None:
+                    missing.append(f"{line}: {p.get('key')} " + (f"has no numeric {x}" if xv is None else
+                                   f"not run ({p.get('error') or p.get('status')})" if p.get("status") != "ok"
+                                   else f"has no {metric}"))
+                    continue
+                by_x.setdefault(xv, []).append(y)
+            steps = sorted((xv, statistics.median(ys)) for xv, ys in by_x.items())
+            if len(steps) < 2:
+                continue
+            text = f"{line}: " + ", ".join(f"{x}={_plain(xv)} {fmt_num(y)}" for xv, y in steps)
+            checked.append(text)
+            against = []
+            for (x0, y0), (x1, y1) in zip(steps, steps[1:]):
+                move = sign * (y1 - y0)  # negative: against the direction
+                if move < 0 and -move > tolerance * abs(y0):
+                    against.append(f"{x}={_plain(x0)} -> {_plain(x1)}: {fmt_num(y0)} -> {fmt_num(y1)} "
+                                   f"({100 * (y1 - y0) / y0 if y0 else float('inf'):+.1f}%)")
+            if against:
+                broken.append(text + " [against the direction: " + "; ".join(against) + "]")
+        notes = ("; " + "; ".join(missing)) if missing else ""
+        what = f"{metric} {direction} in {x} (tolerance {100 * tolerance:.1f}%)"
+        if invalid:
+            out.append(_verdict(key, DOES_NOT_HOLD, "invalid result: " + "; ".join(invalid)
+                                + ("; " + "; ".join(checked) if checked else "") + notes))
+        elif not checked:
+            out.append(_verdict(key, NOT_RUN, f"no series with two validated points along {x}" + notes))
+        elif broken:
+            out.append(_verdict(key, DOES_NOT_HOLD, f"{what} broken: " + "; ".join(broken) + notes))
+        else:
+            out.append(_verdict(key, HOLDS, f"{what}: " + "; ".join(checked) + notes))
+    out += _skipped_verdicts(all_cands, {v_key(v) for v in out})
     return out
 
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "frameworks/cpu/cpu_runtime.h"
 #include "harness/core/errors.h"
@@ -35,6 +36,37 @@ class Throws final : public mapreduce::Runtime {
   }
 };
 
+// Counts the calls the runner makes; total time grows by 1 ms per run unless
+// `steady`, and each repetition reports counters of its own.
+class CountingPoint final : public PointRunner {
+ public:
+  CountingPoint(const PointContext& ctx, bool steady)
+      : steady_(steady), devices_(ctx.devices.size()) {}
+  void prepare() override {}
+  void before_repetition() override { ++before_; }
+  Measurement run_once() override {
+    Measurement m;
+    ++runs_;
+    m.total_ms = steady_ ? 1.0 : runs_;
+    m.counters["run"] = runs_;
+    m.counters["before"] = before_;
+    m.counters["devices"] = static_cast<double>(devices_);
+    return m;
+  }
+  std::string validate_last() override { return ""; }
+  Work work() const override {
+    Work w;
+    w.items("runs", static_cast<std::uint64_t>(runs_));
+    return w;
+  }
+  void dump_output(std::ostream& out) const override { out << runs_ << "\n"; }
+
+ private:
+  bool steady_;
+  std::size_t devices_;
+  int before_ = 0, runs_ = 0;
+};
+
 void register_test_variants() {
   static bool done = false;
   if (done) return;
@@ -52,6 +84,39 @@ void register_test_variants() {
   };
   add("off-by-one", [](const PointContext&) { return std::make_unique<OffByOne>(); });
   add("throws", [](const PointContext&) { return std::make_unique<Throws>(); });
+  auto counting = [](const char* name, bool steady) {
+    VariantInfo v;
+    v.framework = "test";
+    v.name = name;
+    v.description = "test-only";
+    v.backends = {backend::Kind::cpu};
+    v.apps = {"wordcount"};
+    v.default_params = {{"a", "1"}, {"b", "1"}};
+    v.skip = [](const PointContext& ctx) -> std::string {
+      return std::stoi(ctx.params.at("a")) > std::stoi(ctx.params.at("b")) ? "a exceeds b" : "";
+    };
+    v.make = [steady](const PointContext& ctx) -> std::unique_ptr<PointRunner> {
+      return std::make_unique<CountingPoint>(ctx, steady);
+    };
+    return v;
+  };
+  Registry::instance().add_variant(counting("counting", false));
+  Registry::instance().add_variant(counting("steady", true));
+  VariantInfo several = counting("several-devices", true);
+  several.backends = {backend::Kind::opencl};
+  several.default_params = {{"gpus", "1"}};
+  several.skip = nullptr;
+  several.devices.count_param = "gpus";
+  several.devices.with_host = true;
+  Registry::instance().add_variant(std::move(several));
+}
+
+std::string spec_with(const std::string& runs_and_more) {
+  return R"({"id": "test.core", "title": "t", "seed": "-", "claim": "-", "verdict_rule": "-",
+    "verdict": {"kind": "all_valid"}, "dataset": "text-zipf",
+    "sizes": {"ci": ["1KiB"], "gpu": ["1KiB"], "paper": ["1KiB"]},
+    "reps": {"ci": 2, "gpu": 2, "paper": 2}, )" +
+         runs_and_more + "}";
 }
 
 class RunnerTest : public ::testing::Test {
@@ -155,6 +220,147 @@ TEST_F(RunnerTest, MalformedSpecsAreUsageErrors) {
               R"([{"framework": "mars", "variants": ["default"], "apps": ["wordcount"], "params": {"nope": 1}}]})",
           "x"),
       UsageError);
+}
+
+TEST_F(RunnerTest, TwoAxesExpandWithASkippedCombination) {
+  Experiment e = parse_experiment(
+      spec_with(R"("runs": [{"framework": "test", "variants": ["counting"], "apps": ["wordcount"]},
+                            {"framework": "cpu", "variants": ["default"], "apps": ["wordcount"]}],
+                  "axes": {"a": [1, 2], "b": {"ci": {"pow2": [1, 2]}, "gpu": [1], "paper": [1]}})"),
+      "inline");
+  RunOptions o;
+  o.out_path = dir_ / "axes.json";
+  o.data_dir = dir_ / "data";
+  RunSummary s = run_experiment(e, o);
+  // counting: a x b = 4 combinations, (a=2, b=1) skipped; cpu has neither axis: one point.
+  EXPECT_EQ(s.points, 5);
+  EXPECT_EQ(s.ok, 4);
+  EXPECT_EQ(s.skipped, 1);
+  EXPECT_EQ(s.exit_code(), 0);
+  nlohmann::json doc = read(o.out_path);
+  EXPECT_EQ(doc["schema_version"], 2);
+  EXPECT_EQ(doc["experiment"]["axes"]["b"], nlohmann::json({"1", "2"}));
+  std::set<std::string> keys;
+  for (const auto& p : doc["points"]) {
+    keys.insert(p["key"].get<std::string>());
+    if (p["status"] == "skipped") {
+      EXPECT_EQ(p["skip_reason"], "a exceeds b");
+      EXPECT_EQ(p["axes"], nlohmann::json({{"a", "2"}, {"b", "1"}}));
+      EXPECT_EQ(p["validation"]["status"], "skipped");
+      EXPECT_TRUE(p["repetitions"].empty());
+    }
+  }
+  EXPECT_EQ(keys.size(), 5u);
+  EXPECT_TRUE(keys.count("test/counting/wordcount/cpu:0/text-zipf/1KiB/a=1/b=2"));
+  EXPECT_TRUE(keys.count("cpu/default/wordcount/cpu:0/text-zipf/1KiB"));
+}
+
+TEST_F(RunnerTest, AxesAreChecked) {
+  const std::string runs =
+      R"("runs": [{"framework": "test", "variants": ["counting"], "apps": ["wordcount"]}], )";
+  EXPECT_THROW(parse_experiment(spec_with(runs + R"("axes": {"nope": [1]})"), "x"), UsageError);
+  EXPECT_THROW(parse_experiment(spec_with(runs + R"("axes": {"a": {"pow2": [3, 8]}})"), "x"),
+               UsageError);
+  EXPECT_THROW(parse_experiment(spec_with(runs + R"("axes": {"a": {"ci": [1], "gpu": [1]}})"), "x"),
+               UsageError);
+  EXPECT_THROW(parse_experiment(spec_with(runs + R"("axes": {"a": []})"), "x"), UsageError);
+  EXPECT_THROW(parse_experiment(spec_with(runs + R"("measurement": {"max_reps": 0})"), "x"),
+               UsageError);
+  EXPECT_THROW(parse_experiment(spec_with(runs + R"("validation": {"kind": "tolerance"})"), "x"),
+               UsageError);
+  Experiment e = parse_experiment(spec_with(runs + R"("axes": {"a": {"range": [1, 7, 3]}})"), "x");
+  EXPECT_EQ(e.axes[0].values.at("ci"), (std::vector<std::string>{"1", "4", "7"}));
+}
+
+nlohmann::json only_point(const fs::path& p) {
+  std::ifstream in(p);
+  return nlohmann::json::parse(in)["points"][0];
+}
+
+TEST_F(RunnerTest, MeasurementPolicyStopsForTheReasonItRecords) {
+  const std::string runs =
+      R"("runs": [{"framework": "test", "variants": ["counting"], "apps": ["wordcount"]}], )";
+  RunOptions o;
+  o.data_dir = dir_ / "data";
+  o.out_path = dir_ / "policy.json";
+  // Times 2, 3, 4 ... ms never settle: up to max_reps.
+  run_experiment(
+      parse_experiment(
+          spec_with(runs + R"("measurement": {"max_reps": 6, "target_rel_spread": 1e-9})"), "x"),
+      o);
+  auto p = only_point(o.out_path);
+  EXPECT_EQ(p["measurement"]["stopped"], "max_reps");
+  ASSERT_EQ(p["repetitions"].size(), 6u);
+  // Counters per repetition (the warm-up was run 1), the point's are their medians;
+  // before_repetition ran once before every run, warm-up included.
+  EXPECT_EQ(p["repetitions"][0]["counters"]["run"], 2.0);
+  EXPECT_EQ(p["repetitions"][5]["counters"]["run"], 7.0);
+  EXPECT_EQ(p["repetitions"][5]["counters"]["before"], 7.0);
+  EXPECT_EQ(p["counters"]["run"], 4.5);
+  EXPECT_EQ(
+      nlohmann::json::parse(std::ifstream(o.out_path))["experiment"]["measurement"]["max_reps"], 6);
+
+  // --reps fixes the count.
+  o.reps = 3;
+  run_experiment(
+      parse_experiment(
+          spec_with(runs + R"("measurement": {"max_reps": 6, "target_rel_spread": 1e-9})"), "x"),
+      o);
+  p = only_point(o.out_path);
+  EXPECT_EQ(p["measurement"]["stopped"], "min_reps");
+  EXPECT_EQ(p["repetitions"].size(), 3u);
+
+  // A time limit ends it after the minimum.
+  o.reps.reset();
+  run_experiment(parse_experiment(spec_with(runs + R"("measurement": {"max_reps": 100,
+      "target_rel_spread": 1e-9, "max_time_s": 1e-6, "warmup": 0})"),
+                                  "x"),
+                 o);
+  p = only_point(o.out_path);
+  EXPECT_EQ(p["measurement"]["stopped"], "max_time");
+  EXPECT_EQ(p["repetitions"].size(), 2u);
+  EXPECT_EQ(p["repetitions"][0]["counters"]["run"], 1.0);  // no warm-up
+
+  // Steady times stop on the spread target at the minimum.
+  const std::string steady =
+      R"("runs": [{"framework": "test", "variants": ["steady"], "apps": ["wordcount"]}], )";
+  run_experiment(parse_experiment(spec_with(steady + R"("measurement": {"max_reps": 50,
+      "target_rel_spread": 0.01})"),
+                                  "x"),
+                 o);
+  p = only_point(o.out_path);
+  EXPECT_EQ(p["measurement"]["stopped"], "spread");
+  EXPECT_EQ(p["repetitions"].size(), 2u);
+}
+
+TEST_F(RunnerTest, APointRecordsEveryDeviceItUsesOrIsSkipped) {
+  if (backend::list_devices(backend::Kind::opencl).empty()) GTEST_SKIP() << "no OpenCL device";
+  const std::string runs =
+      R"("runs": [{"framework": "test", "variants": ["several-devices"], "apps": ["wordcount"]}], )";
+  RunOptions o;
+  o.data_dir = dir_ / "data";
+  o.out_path = dir_ / "devices.json";
+  o.ceilings = false;
+  const int present = static_cast<int>(backend::list_devices(backend::Kind::opencl).size());
+  RunSummary s =
+      run_experiment(parse_experiment(spec_with(runs + R"("axes": {"gpus": [1, 99]})"), "x"), o);
+  EXPECT_EQ(s.ok, 1);
+  EXPECT_EQ(s.skipped, 1);
+  nlohmann::json doc = read(o.out_path);
+  for (const auto& p : doc["points"]) {
+    if (p["axes"]["gpus"] == "1") {
+      ASSERT_EQ(p["status"], "ok");
+      EXPECT_EQ(p["counters"]["devices"], 1.0);  // the GPU-backend devices the point got
+      ASSERT_EQ(p["devices"].size(), 2u);        // and the host beside it
+      EXPECT_EQ(p["devices"][0]["backend"], "opencl");
+      EXPECT_EQ(p["devices"][1]["backend"], "cpu");
+    } else {
+      EXPECT_EQ(p["status"], "skipped");
+      EXPECT_NE(p["skip_reason"].get<std::string>().find("needs 99 opencl devices"),
+                std::string::npos)
+          << p["skip_reason"] << " (" << present << " present)";
+    }
+  }
 }
 
 TEST_F(RunnerTest, UnwritableResultsFailBeforeMeasuring) {

@@ -43,14 +43,15 @@ class MapReducePoint final : public PointRunner {
   Measurement run_once() override {
     RunResult r = runtime_->run(app_, input_, size_);
     output_ = std::move(r.output);
-    work_ = r.work;
+    work_ = std::move(r.work);
     work_.input_bytes = size_;
-    work_.output_keys = output_.size();
+    work_.items("output_keys", output_.size());
     return r.measurement;
   }
   std::string validate_last() override { return apps::compare_outputs(app_, *reference_, output_); }
   Work work() const override { return work_; }
-  void write_output_tsv(std::ostream& out) const override {
+  // Sorted `key<TAB>value` lines (value as the app formats it).
+  void dump_output(std::ostream& out) const override {
     for (const auto& [k, v] : output_) out << k << '\t' << app_.format_value(v) << '\n';
   }
 

@@ -69,8 +69,7 @@ class CpuMapReduce final : public ::harness::mapreduce::Runtime {
       }
     }
     ::harness::apps::sort_by_key(result.output);
-    result.work.records = records;
-    result.work.bytes_read = size;
+    result.work.items("records", records).reads(::harness::level::host, size);
     result.measurement.counters["threads"] = threads_;
     result.measurement.counters["distinct_keys"] = static_cast<double>(distinct);
     return result;

@@ -8,6 +8,9 @@
 #include "frameworks/common/scan.h"
 #include "harness/core/errors.h"
 #include "harness/core/stopwatch.h"
+#include "harness/dialect/dialect.h"
+// The kernels' data layout, shared with this file.
+#include "frameworks/mars/kernels/mars_types.clh"
 
 namespace harness::mars {
 namespace {
@@ -15,16 +18,12 @@ namespace {
 using backend::Buffer;
 using backend::LaunchShape;
 
-// Host mirrors of the dialect structs in kernels/mars_emit.clh.
-struct Record {
-  std::uint32_t key_off, key_len, hash, val_idx;
-};
-struct OutRecord {
-  std::uint32_t key_off, key_len;
-};
-constexpr std::uint32_t kSentinel = 0xffffffffu;
-constexpr std::uint32_t kSortGroup = 256;
-constexpr std::uint32_t kSortTile = 1024;  // MARS_SORT_TILE in kernels/mars_kernels.cl
+using Record = MarsRecord;
+using OutRecord = MarsOutRecord;
+static_assert(sizeof(Record) == 16 && sizeof(OutRecord) == 8,
+              "the kernels index these structs with 32-bit fields and no padding");
+constexpr std::uint32_t kSortTile = MARS_SORT_TILE;
+constexpr std::uint32_t kSortGroup = 256;  // work-items of the global bitonic steps
 
 std::uint32_t next_pow2(std::uint32_t n) {
   std::uint32_t p = 1;
@@ -38,6 +37,19 @@ std::uint32_t checked_u32(std::uint64_t v, const char* what) {
   return static_cast<std::uint32_t>(v);
 }
 
+// The program's kernels, looked up by name once at prepare time (a missing
+// kernel fails there, naming it, not at the first launch).
+struct Kernels {
+  backend::Kernel map_count, map_emit, bitonic_step, bitonic_tile, mark_groups, group_starts,
+      reduce_count, reduce_emit;
+  static Kernels look_up(backend::Program& p) {
+    return {p.kernel("mars_map_count"),    p.kernel("mars_map_emit"),
+            p.kernel("mars_bitonic_step"), p.kernel("mars_bitonic_tile"),
+            p.kernel("mars_mark_groups"),  p.kernel("mars_group_starts"),
+            p.kernel("mars_reduce_count"), p.kernel("mars_reduce_emit")};
+  }
+};
+
 class Mars final : public mapreduce::Runtime {
  public:
   Mars(backend::Device& device, Options options)
@@ -50,11 +62,7 @@ class Mars final : public mapreduce::Runtime {
   void prepare(const apps::MapReduceApp& app) override {
     program_ = device_.build(mapreduce::mapreduce_program("mars", app));
     scan_ = std::make_unique<mapreduce::Scan>(pool_);
-    for (const char* k :
-         {"mars_map_count", "mars_map_emit", "mars_bitonic_step", "mars_bitonic_tile",
-          "mars_mark_groups", "mars_group_starts", "mars_reduce_count", "mars_reduce_emit"}) {
-      kernels_[k] = program_->kernel(k);
-    }
+    kernels_ = Kernels::look_up(*program_);
   }
 
   mapreduce::RunResult run(const apps::MapReduceApp& app, const std::uint8_t* input,
@@ -83,8 +91,7 @@ class Mars final : public mapreduce::Runtime {
     Buffer& key_off = pool_.get("map.key_offsets", std::size_t{threads} * 4);
     Buffer& pair_off = pool_.get("map.pair_offsets", std::size_t{threads} * 4);
     q.begin_span("map_count");
-    q.launch(kernels_["mars_map_count"], tasks, d_input, d_offsets, records, coalesced, key_off,
-             pair_off);
+    q.launch(kernels_.map_count, tasks, d_input, d_offsets, records, coalesced, key_off, pair_off);
     const std::uint32_t key_bytes =
         checked_u32(scan_->exclusive(key_off, threads), "intermediate keys");
     const std::uint32_t pairs =
@@ -97,10 +104,10 @@ class Mars final : public mapreduce::Runtime {
     Buffer& recs = pool_.get("recs", std::size_t{padded} * sizeof(Record));
     Buffer& vals = pool_.get("vals", std::size_t{pairs} * app.value_size());
     q.begin_span("map");
-    q.launch(kernels_["mars_map_emit"], tasks, d_input, d_offsets, records, coalesced, key_off,
-             pair_off, keys, recs, vals);
+    q.launch(kernels_.map_emit, tasks, d_input, d_offsets, records, coalesced, key_off, pair_off,
+             keys, recs, vals);
     if (padded > pairs) {
-      padding_.assign(padded - pairs, Record{0, kSentinel, kSentinel, 0});
+      padding_.assign(padded - pairs, Record{0, MARS_SENTINEL, MARS_SENTINEL, 0});
       q.write(recs, std::size_t{pairs} * sizeof(Record), padding_.data(),
               padding_.size() * sizeof(Record));
     }
@@ -112,10 +119,13 @@ class Mars final : public mapreduce::Runtime {
 
     std::vector<OutRecord> out_recs;
     std::vector<char> out_keys, out_vals;
+    std::uint64_t copied_out = 0;
     if (app.has_reduce()) {
-      reduce(app, pairs, keys, recs, vals, tasks, coalesced, out_recs, out_keys, out_vals);
+      copied_out =
+          reduce(app, pairs, keys, recs, vals, tasks, coalesced, out_recs, out_keys, out_vals);
     } else {
-      copy_out_intermediate(app, pairs, key_bytes, keys, recs, vals, out_recs, out_keys, out_vals);
+      copied_out = copy_out_intermediate(app, pairs, key_bytes, keys, recs, vals, out_recs,
+                                         out_keys, out_vals);
     }
     result.measurement.total_ms = total.elapsed_ms();
     for (auto& span : q.take_spans())
@@ -130,11 +140,17 @@ class Mars final : public mapreduce::Runtime {
     }
     apps::sort_by_key(result.output);
 
-    result.work.records = records;
-    result.work.intermediate_pairs = pairs;
-    result.work.bytes_read = size;
-    result.work.bytes_written =
-        std::uint64_t{key_bytes} + std::uint64_t{pairs} * (sizeof(Record) + app.value_size());
+    // Declared work: the map phase reads the input and writes the keys,
+    // directory index and values; copies in and out cross the host link.
+    result.work.items("records", records)
+        .items("intermediate_pairs", pairs)
+        .reads(level::h2d, size + offsets.size() * 4, "copy_in")
+        .reads(level::dram, size, "map")
+        .writes(
+            level::dram,
+            std::uint64_t{key_bytes} + std::uint64_t{pairs} * (sizeof(Record) + app.value_size()),
+            "map")
+        .writes(level::d2h, copied_out, "copy_out");
     result.measurement.counters["threads"] = threads;
     result.measurement.counters["sort_launches"] = sort_launches_;
     result.measurement.counters["intermediate_key_bytes"] = key_bytes;
@@ -151,8 +167,8 @@ class Mars final : public mapreduce::Runtime {
     const std::uint32_t half = padded / 2;
     sort_launches_ = 0;
     auto global_step = [&](std::uint32_t j, std::uint32_t k) {
-      q.launch(kernels_["mars_bitonic_step"], LaunchShape::cover(half, kSortGroup), recs, keys,
-               half, j, k, use_hash);
+      q.launch(kernels_.bitonic_step, LaunchShape::cover(half, kSortGroup), recs, keys, half, j, k,
+               use_hash);
       ++sort_launches_;
     };
     if (padded < kSortTile) {
@@ -162,19 +178,20 @@ class Mars final : public mapreduce::Runtime {
       return;
     }
     const LaunchShape tiles{padded / kSortTile, kSortTile / 2};
-    q.launch(kernels_["mars_bitonic_tile"], tiles, recs, keys, 0u, use_hash);
+    q.launch(kernels_.bitonic_tile, tiles, recs, keys, 0u, use_hash);
     ++sort_launches_;
     for (std::uint32_t k = kSortTile * 2; k <= padded; k <<= 1) {
       for (std::uint32_t j = k >> 1; j >= kSortTile; j >>= 1) global_step(j, k);
-      q.launch(kernels_["mars_bitonic_tile"], tiles, recs, keys, k, use_hash);
+      q.launch(kernels_.bitonic_tile, tiles, recs, keys, k, use_hash);
       ++sort_launches_;
     }
   }
 
-  void reduce(const apps::MapReduceApp& app, std::uint32_t pairs, Buffer& keys, Buffer& recs,
-              Buffer& vals, LaunchShape tasks, std::uint32_t coalesced,
-              std::vector<OutRecord>& out_recs, std::vector<char>& out_keys,
-              std::vector<char>& out_vals) {
+  // Returns the bytes copied back to the host.
+  std::uint64_t reduce(const apps::MapReduceApp& app, std::uint32_t pairs, Buffer& keys,
+                       Buffer& recs, Buffer& vals, LaunchShape tasks, std::uint32_t coalesced,
+                       std::vector<OutRecord>& out_recs, std::vector<char>& out_keys,
+                       std::vector<char>& out_vals) {
     auto& q = device_.queue();
     const std::uint32_t threads = tasks.groups * tasks.group_size;
     Buffer& flags = pool_.get("group.flags", std::size_t{pairs} * 4 + 4);
@@ -182,8 +199,8 @@ class Mars final : public mapreduce::Runtime {
     q.begin_span("reduce");
     std::uint32_t groups = 0;
     if (pairs > 0) {
-      q.launch(kernels_["mars_mark_groups"], LaunchShape::cover(pairs, kSortGroup), recs, keys,
-               pairs, flags);
+      q.launch(kernels_.mark_groups, LaunchShape::cover(pairs, kSortGroup), recs, keys, pairs,
+               flags);
       q.copy(ids, 0, flags, 0, std::size_t{pairs} * 4);
       groups = static_cast<std::uint32_t>(scan_->exclusive(ids, pairs));
     }
@@ -193,10 +210,10 @@ class Mars final : public mapreduce::Runtime {
     Buffer& out_off = pool_.get("reduce.out_offsets", std::size_t{threads} * 4);
     std::uint32_t out_key_bytes = 0, outputs = 0;
     if (groups > 0) {
-      q.launch(kernels_["mars_group_starts"], LaunchShape::cover(pairs, kSortGroup), flags, ids,
-               pairs, starts);
-      q.launch(kernels_["mars_reduce_count"], tasks, recs, keys, vals, starts, groups, coalesced,
-               key_off, out_off);
+      q.launch(kernels_.group_starts, LaunchShape::cover(pairs, kSortGroup), flags, ids, pairs,
+               starts);
+      q.launch(kernels_.reduce_count, tasks, recs, keys, vals, starts, groups, coalesced, key_off,
+               out_off);
       out_key_bytes = checked_u32(scan_->exclusive(key_off, threads), "output keys");
       outputs = checked_u32(scan_->exclusive(out_off, threads), "outputs");
     }
@@ -204,8 +221,8 @@ class Mars final : public mapreduce::Runtime {
     Buffer& d_out_recs = pool_.get("out.recs", std::size_t{outputs} * sizeof(OutRecord));
     Buffer& d_out_vals = pool_.get("out.vals", std::size_t{outputs} * app.output_value_size());
     if (groups > 0) {
-      q.launch(kernels_["mars_reduce_emit"], tasks, recs, keys, vals, starts, groups, coalesced,
-               key_off, out_off, d_out_keys, d_out_recs, d_out_vals);
+      q.launch(kernels_.reduce_emit, tasks, recs, keys, vals, starts, groups, coalesced, key_off,
+               out_off, d_out_keys, d_out_recs, d_out_vals);
     }
     q.end_span();
 
@@ -218,13 +235,15 @@ class Mars final : public mapreduce::Runtime {
     q.read(out_vals.data(), d_out_vals, 0, out_vals.size());
     q.end_span();
     q.finish();
+    return out_recs.size() * sizeof(OutRecord) + out_keys.size() + out_vals.size();
   }
 
-  // noReduce: the sorted intermediate pairs are the output.
-  void copy_out_intermediate(const apps::MapReduceApp& app, std::uint32_t pairs,
-                             std::uint32_t key_bytes, Buffer& keys, Buffer& recs, Buffer& vals,
-                             std::vector<OutRecord>& out_recs, std::vector<char>& out_keys,
-                             std::vector<char>& out_vals) {
+  // noReduce: the sorted intermediate pairs are the output. Returns the bytes
+  // copied back to the host.
+  std::uint64_t copy_out_intermediate(const apps::MapReduceApp& app, std::uint32_t pairs,
+                                      std::uint32_t key_bytes, Buffer& keys, Buffer& recs,
+                                      Buffer& vals, std::vector<OutRecord>& out_recs,
+                                      std::vector<char>& out_keys, std::vector<char>& out_vals) {
     auto& q = device_.queue();
     std::vector<Record> sorted(pairs);
     std::vector<char> all_vals(std::size_t{pairs} * app.value_size());
@@ -243,6 +262,7 @@ class Mars final : public mapreduce::Runtime {
                   all_vals.data() + std::size_t{sorted[i].val_idx} * app.value_size(),
                   app.value_size());
     }
+    return sorted.size() * sizeof(Record) + out_keys.size() + all_vals.size();
   }
 
   backend::Device& device_;
@@ -250,7 +270,7 @@ class Mars final : public mapreduce::Runtime {
   mapreduce::BufferPool pool_;
   std::shared_ptr<backend::Program> program_;
   std::unique_ptr<mapreduce::Scan> scan_;
-  std::map<std::string, backend::Kernel> kernels_;
+  Kernels kernels_;
   std::vector<Record> padding_;
   std::uint32_t sort_launches_ = 0;
 };

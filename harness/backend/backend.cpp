@@ -52,6 +52,26 @@ Kind parse_kind(const std::string& name) {
   throw UsageError("unknown backend '" + name + "' (known: cpu, opencl, cuda)");
 }
 
+const char* host_memory_name(HostMemory kind) {
+  switch (kind) {
+    case HostMemory::pageable:
+      return "pageable";
+    case HostMemory::pinned:
+      return "pinned";
+    case HostMemory::mapped:
+      return "mapped";
+  }
+  return "?";
+}
+
+const Buffer& HostBuffer::device_view() const {
+  if (kind_ != HostMemory::mapped || !device_view_.valid()) {
+    throw RunError(std::string("device_view() of ") + host_memory_name(kind_) +
+                   " host memory: only mapped host memory (HostMemory::mapped) has a device view");
+  }
+  return device_view_;
+}
+
 LaunchShape LaunchShape::cover(std::uint64_t items, std::uint32_t group_size) {
   std::uint64_t groups = (items + group_size - 1) / group_size;
   if (groups == 0) groups = 1;
@@ -59,6 +79,57 @@ LaunchShape LaunchShape::cover(std::uint64_t items, std::uint32_t group_size) {
     throw RunError("launch of " + std::to_string(items) + " work-items is too large");
   return {static_cast<std::uint32_t>(groups), group_size};
 }
+
+namespace {
+
+#if defined(HARNESS_HAVE_OPENCL) && defined(HARNESS_HAVE_CUDA)
+// "0000:19:00.0" and "19:00.0" name the same device; two full ids must agree.
+bool same_pci_device(const std::string& a, const std::string& b) {
+  if (a.empty() || b.empty()) return false;
+  if (a.size() == b.size()) return a == b;
+  const std::string& shorter = a.size() < b.size() ? a : b;
+  const std::string& longer = a.size() < b.size() ? b : a;
+  return longer.size() > shorter.size() &&
+         longer.compare(longer.size() - shorter.size(), shorter.size(), shorter) == 0 &&
+         longer[longer.size() - shorter.size() - 1] == ':';
+}
+
+// NVIDIA's OpenCL driver reports CL_DEVICE_GLOBAL_MEM_CACHE_SIZE well below
+// the L2 (4 MiB for an H100's 50 MiB): take the CUDA device on the same PCI
+// bus id when there is exactly one.
+void correct_nvidia_l2(DeviceInfo& info, const std::vector<DeviceInfo>& cuda_devices) {
+  const DeviceInfo* match = nullptr;
+  for (const DeviceInfo& c : cuda_devices) {
+    if (!same_pci_device(info.pci_bus_id, c.pci_bus_id)) continue;
+    if (match) return;  // ambiguous (no PCI domain on one side)
+    match = &c;
+  }
+  if (!match || match->l2_cache_bytes == 0) return;
+  info.l2_cache_bytes = match->l2_cache_bytes;
+  info.l2_cache_source = "matched CUDA device by PCI bus id";
+}
+
+bool is_nvidia_with_bus_id(const DeviceInfo& info) {
+  return !info.pci_bus_id.empty() && info.vendor.find("NVIDIA") != std::string::npos;
+}
+#endif
+
+// Corrections that need another backend's view of the same device.
+void refine_opencl_devices(std::vector<DeviceInfo>& devices) {
+#if defined(HARNESS_HAVE_OPENCL) && defined(HARNESS_HAVE_CUDA)
+  bool any = false;
+  for (const DeviceInfo& d : devices) any = any || is_nvidia_with_bus_id(d);
+  if (!any) return;  // the CUDA runtime is only started for NVIDIA devices
+  const std::vector<DeviceInfo> cuda_devices = cuda::list_devices(nullptr);
+  for (DeviceInfo& d : devices) {
+    if (is_nvidia_with_bus_id(d)) correct_nvidia_l2(d, cuda_devices);
+  }
+#else
+  (void)devices;
+#endif
+}
+
+}  // namespace
 
 std::vector<DeviceInfo> list_devices(Kind kind, std::string* why_none) {
   std::string why;
@@ -70,6 +141,7 @@ std::vector<DeviceInfo> list_devices(Kind kind, std::string* why_none) {
     case Kind::opencl:
 #ifdef HARNESS_HAVE_OPENCL
       devices = opencl::list_devices(&why);
+      refine_opencl_devices(devices);
 #else
       why = "OpenCL backend not compiled in";
 #endif
@@ -92,7 +164,11 @@ std::unique_ptr<Device> open_device(Kind kind, int index) {
       return cpu::open_device(index);
     case Kind::opencl:
 #ifdef HARNESS_HAVE_OPENCL
-      return opencl::open_device(index);
+      return opencl::open_device(index, [](DeviceInfo& info) {
+        std::vector<DeviceInfo> one{info};
+        refine_opencl_devices(one);
+        info = std::move(one.front());
+      });
 #else
       break;
 #endif

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -38,7 +39,18 @@ struct DeviceInfo {
   std::uint64_t global_memory_bytes = 0;
   std::uint64_t max_allocation_bytes = 0;
   std::uint64_t local_memory_bytes = 0;  // per work-group / block
-  std::uint64_t l2_cache_bytes = 0;      // 0 when unknown
+  // CUDA: the most shared memory a block may have after opting in
+  // (sharedMemPerBlockOptin; a launch asking for more dynamic local memory than
+  // local_memory_bytes opts in by itself). 0 when unknown or without opt-in (OpenCL, cpu).
+  std::uint64_t local_memory_optin_bytes = 0;
+  std::uint64_t l2_cache_bytes = 0;  // 0 when unknown
+  // Where l2_cache_bytes comes from: "CL_DEVICE_GLOBAL_MEM_CACHE_SIZE",
+  // "cudaDeviceProp::l2CacheSize" or, for an NVIDIA OpenCL device whose driver
+  // reports too little, "matched CUDA device by PCI bus id". Empty when unknown.
+  std::string l2_cache_source;
+  // "0000:19:00.0" (domain:bus:device.function, lower-case hex); "19:00.0" when
+  // the driver does not give the domain; empty when unknown.
+  std::string pci_bus_id;
   int compute_units = 0;
   int max_work_group_size = 0;
   int warp_size = 0;  // 0 when unknown (OpenCL 1.2 does not say)
@@ -87,36 +99,77 @@ class Buffer {
   Deleter deleter_ = nullptr;
 };
 
-// Page-locked host memory (pinned) when the backend offers it, plain memory otherwise.
+// Host memory kinds:
+//  - pageable: plain (page-aligned) host memory;
+//  - pinned: page-locked host memory, the fast path for Queue::write/read
+//    (CUDA cudaHostAlloc; OpenCL a CL_MEM_ALLOC_HOST_PTR buffer kept mapped);
+//  - mapped: pinned memory that kernels read and write directly (zero-copy),
+//    through device_view() (CUDA cudaHostAllocMapped; OpenCL a
+//    CL_MEM_ALLOC_HOST_PTR buffer kept mapped for the buffer's lifetime).
+enum class HostMemory { pageable, pinned, mapped };
+// "pageable", "pinned", "mapped".
+const char* host_memory_name(HostMemory kind);
+
+// Host memory of one HostMemory kind. Moves, never copies.
 class HostBuffer {
  public:
   HostBuffer() = default;
-  HostBuffer(void* data, std::size_t size, Buffer::Deleter deleter)
-      : data_(data), size_(size), deleter_(deleter) {}
+  // Memory freed with deleter(data).
+  HostBuffer(void* data, std::size_t size, Buffer::Deleter deleter,
+             HostMemory kind = HostMemory::pageable)
+      : data_(data), size_(size), kind_(kind) {
+    if (deleter) release_ = [deleter, data] { deleter(data); };
+  }
+  // Memory freed by release() (e.g. unmap and release an OpenCL buffer).
+  // device_view: for mapped memory, the device side as a Buffer that owns
+  // nothing (release() frees both sides).
+  HostBuffer(void* data, std::size_t size, HostMemory kind, std::function<void()> release,
+             Buffer device_view = Buffer())
+      : data_(data),
+        size_(size),
+        kind_(kind),
+        release_(std::move(release)),
+        device_view_(std::move(device_view)) {}
   HostBuffer(const HostBuffer&) = delete;
   HostBuffer& operator=(const HostBuffer&) = delete;
-  HostBuffer(HostBuffer&& o) noexcept { *this = std::move(o); }
+  HostBuffer(HostBuffer&& o) noexcept { swap(o); }
   HostBuffer& operator=(HostBuffer&& o) noexcept {
     if (this != &o) {
-      if (data_ && deleter_) deleter_(data_);
-      data_ = o.data_;
-      size_ = o.size_;
-      deleter_ = o.deleter_;
-      o.data_ = nullptr;
-      o.size_ = 0;
+      reset();
+      swap(o);
     }
     return *this;
   }
-  ~HostBuffer() {
-    if (data_ && deleter_) deleter_(data_);
-  }
+  ~HostBuffer() { reset(); }
+
   void* data() const { return data_; }
   std::size_t size() const { return size_; }
+  HostMemory kind() const { return kind_; }
+  // The device side of mapped memory, usable as a kernel argument and as a copy
+  // source (kernels see the host's writes and the host sees the kernels' writes
+  // after Queue::finish()). Throws RunError unless kind() is mapped.
+  const Buffer& device_view() const;
 
  private:
+  void reset() noexcept {
+    device_view_ = Buffer();  // owns nothing; dropped before the memory goes
+    if (release_) release_();
+    release_ = nullptr;
+    data_ = nullptr;
+    size_ = 0;
+  }
+  void swap(HostBuffer& o) noexcept {
+    std::swap(data_, o.data_);
+    std::swap(size_, o.size_);
+    std::swap(kind_, o.kind_);
+    std::swap(release_, o.release_);
+    std::swap(device_view_, o.device_view_);
+  }
   void* data_ = nullptr;
   std::size_t size_ = 0;
-  Buffer::Deleter deleter_ = nullptr;
+  HostMemory kind_ = HostMemory::pageable;
+  std::function<void()> release_;
+  Buffer device_view_;
 };
 
 // Where a kernel comes from: the OpenCL source (composed from embedded files and
@@ -161,16 +214,34 @@ struct LaunchShape {
   static LaunchShape cover(std::uint64_t items, std::uint32_t group_size);
 };
 
-// A positional kernel argument: a buffer or a small fixed-width scalar.
+// A positional kernel argument: a buffer, a small fixed-width scalar, or
+// dynamic local memory (local_memory()).
 struct KernelArg {
   const Buffer* buffer = nullptr;
   std::size_t size = 0;
   unsigned char bytes[8] = {};
+  bool local = false;           // dynamic local memory of local_bytes
+  std::size_t local_bytes = 0;  // only when local
 };
 
 inline KernelArg make_arg(const Buffer& b) {
   KernelArg a;
   a.buffer = &b;
+  return a;
+}
+inline KernelArg make_arg(const KernelArg& a) { return a; }
+
+// Dynamic local (CUDA: shared) memory of `bytes` for the parameter declared
+// with LOCAL_DYNAMIC_PARAM (dialect.h). OpenCL: clSetKernelArg(i, bytes,
+// nullptr) for its `__local T*` parameter; CUDA: the launch's dynamic
+// shared-memory size (the parameter itself gets a null pointer). At most one per
+// launch; `bytes` must be at least 1 and fit the device (DeviceInfo::
+// local_memory_bytes, on CUDA up to local_memory_optin_bytes less the kernel's
+// static shared memory), else the launch throws RunError.
+inline KernelArg local_memory(std::size_t bytes) {
+  KernelArg a;
+  a.local = true;
+  a.local_bytes = bytes;
   return a;
 }
 template <class T>
@@ -209,6 +280,11 @@ class Queue {
   // Completed spans since the last call (finishes the queue first), in order.
   virtual std::vector<TimedSpan> take_spans() = 0;
 
+  // For backend-specific code (CUDA graphs, cooperative launches): the
+  // cudaStream_t on CUDA, the cl_command_queue on OpenCL, nullptr on cpu.
+  // Owned by the queue.
+  virtual void* native_handle() { return nullptr; }
+
   template <class... Args>
   void launch(const Kernel& kernel, LaunchShape shape, const Args&... args) {
     launch_args(kernel, shape, std::vector<KernelArg>{make_arg(args)...});
@@ -221,7 +297,15 @@ class Device {
   virtual const DeviceInfo& info() const = 0;
   // Throws DeviceOutOfMemory when the allocation cannot be made.
   virtual Buffer allocate(std::size_t bytes) = 0;
-  virtual HostBuffer allocate_host(std::size_t bytes, bool pinned) = 0;
+  // Host memory of `kind` (see HostMemory). Throws DeviceOutOfMemory when it
+  // cannot be had. A pinned request larger than the backend can pin at once
+  // (OpenCL: above max_allocation_bytes) falls back to pageable memory: check
+  // kind(). The buffer may outlive the Device (not its backend's runtime).
+  virtual HostBuffer allocate_host(std::size_t bytes, HostMemory kind) = 0;
+  // Pinned or pageable: the form used before HostMemory existed.
+  HostBuffer allocate_host(std::size_t bytes, bool pinned) {
+    return allocate_host(bytes, pinned ? HostMemory::pinned : HostMemory::pageable);
+  }
   // Throws KernelBuildError with the compiler log on failure. Cached per source name.
   virtual std::shared_ptr<Program> build(const ProgramSource& source) = 0;
   // The device's default queue, used by single-stream code.
@@ -230,6 +314,14 @@ class Device {
   // for pipelines that overlap copies and kernels (BigKernel) or several
   // streams per device (stream graphs). Owned by the caller; must not outlive the device.
   virtual std::unique_ptr<Queue> create_queue() = 0;
+
+  // For backend-specific code: the cl_context on OpenCL; nullptr on CUDA (the
+  // device is DeviceInfo::index in the primary context: call make_current(),
+  // then the CUDA runtime API) and on cpu.
+  virtual void* native_handle() { return nullptr; }
+  // Makes this device current for the calling host thread: cudaSetDevice(index)
+  // on CUDA (for threads that drive one GPU each), nothing elsewhere.
+  virtual void make_current() {}
 };
 
 // Devices of one backend that this machine has (empty when none; `why_none`

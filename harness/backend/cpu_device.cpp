@@ -82,11 +82,19 @@ class HostDevice final : public Device {
       throw DeviceOutOfMemory("out of host memory allocating " + std::to_string(bytes) + " bytes");
     return Buffer(p, bytes, [](void* q) { std::free(q); });
   }
-  HostBuffer allocate_host(std::size_t bytes, bool) override {
+  using Device::allocate_host;
+  // Every kind is plain memory; mapped memory's device view is the same
+  // pointer (owned by the HostBuffer).
+  HostBuffer allocate_host(std::size_t bytes, HostMemory kind) override {
     void* p = std::malloc(bytes ? bytes : 1);
     if (!p)
       throw DeviceOutOfMemory("out of host memory allocating " + std::to_string(bytes) + " bytes");
-    return HostBuffer(p, bytes, [](void* q) { std::free(q); });
+    if (kind != HostMemory::mapped) {
+      return HostBuffer(
+          p, bytes, [](void* q) { std::free(q); }, kind);
+    }
+    return HostBuffer(
+        p, bytes, kind, [p] { std::free(p); }, Buffer(p, bytes, nullptr));
   }
   std::shared_ptr<Program> build(const ProgramSource& source) override {
     throw KernelBuildError("the cpu backend builds no kernels (program '" + source.name + "')", "");

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "harness/cli/commands.h"
+#include "harness/cli/report.h"
 #include "harness/core/errors.h"
 #include "harness/core/registry.h"
 
@@ -20,6 +21,14 @@ commands:
       --backend B [--device N] [--reps N] [--param K=V]... [--dump-output OUT.tsv] [--out FILE]
   compare A.json B.json [--metric total_ms|PHASE]
   reproduce [--experiments ID,...] [--preset P] [--backend B] [--out-dir DIR] [--reps N]
+      [--shard I/N] [--force] [--data-dir DIR] [--no-ceilings]
+                                       skips experiments already complete in DIR/results
+                                       for this build, preset and devices (--force reruns);
+                                       --shard I/N runs every N-th experiment from the I-th
+  reproduce --report-only [--out-dir DIR]
+                                       figures and report from DIR/results/*.json, no runs
+  report --out-dir OUT PATH...         one report from results files, results folders or
+                                       reproduce out-dirs (e.g. the shards of several machines)
 
 exit status: 0 ok, 1 a run failed (wrong result, no device, out of memory, build failure,
 unwritable output), 2 usage error (unknown name, bad option, malformed spec).
@@ -42,6 +51,7 @@ int main(int argc, char** argv) {
     if (command == "run") return harness::cli::cmd_run(args);
     if (command == "compare") return harness::cli::cmd_compare(args);
     if (command == "reproduce") return harness::cli::cmd_reproduce(args);
+    if (command == "report") return harness::cli::cmd_report(args);
     throw harness::UsageError("unknown command '" + command + "' (try: harness --help)");
   } catch (const harness::UsageError& e) {
     std::cerr << "harness: " << e.what() << "\n";

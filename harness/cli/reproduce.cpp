@@ -1,59 +1,95 @@
-// harness reproduce: run experiments, then plot and write the report.
+// harness reproduce: run experiments (resuming, optionally one shard of
+// them), then plot and write the report.
 #include <fmt/format.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
+#include <algorithm>
+#include <cctype>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "harness/cli/args.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/report.h"
+#include "harness/cli/resume.h"
+#include "harness/core/environment.h"
 #include "harness/runner/runner.h"
 
 namespace harness::cli {
 namespace {
 
-void make_dirs(const std::string& path) {
-  std::string partial;
-  std::stringstream ss(path);
-  std::string part;
-  if (!path.empty() && path[0] == '/') partial = "/";
-  while (std::getline(ss, part, '/')) {
-    if (part.empty()) continue;
-    partial += part + "/";
-    if (mkdir(partial.c_str(), 0755) != 0 && errno != EEXIST) {
-      throw RunError("cannot create folder '" + partial + "': " + std::strerror(errno));
+struct Shard {
+  int index = 1, count = 1;  // 1-based
+};
+
+int shard_number(const std::string& s, const std::string& whole) {
+  if (s.empty() || s.size() > 6 ||
+      !std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); })) {
+    throw UsageError("--shard needs I/N with 1 <= I <= N, not '" + whole + "'");
+  }
+  return std::stoi(s);
+}
+
+Shard parse_shard(const std::string& s) {
+  const auto slash = s.find('/');
+  if (slash == std::string::npos) {
+    throw UsageError("--shard needs I/N with 1 <= I <= N, not '" + s + "'");
+  }
+  Shard sh{shard_number(s.substr(0, slash), s), shard_number(s.substr(slash + 1), s)};
+  if (sh.count < 1 || sh.index < 1 || sh.index > sh.count) {
+    throw UsageError("--shard needs I/N with 1 <= I <= N, not '" + s + "'");
+  }
+  return sh;
+}
+
+// Points of a kept document that did not validate or could not run (a point
+// skipped on purpose, status "skipped", is not a failure).
+int bad_points(const std::string& path) {
+  std::ifstream in(path);
+  nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
+  int n = 0;
+  if (doc.is_object() && doc.contains("points") && doc.at("points").is_array()) {
+    for (const auto& p : doc.at("points")) {
+      const std::string st = p.is_object() ? p.value("status", "") : "";
+      n += st != "ok" && st != "skipped";
     }
   }
+  return n;
 }
 
-std::string scripts_dir() {
-  if (const char* d = std::getenv("HARNESS_SCRIPTS_DIR")) return d;
-  return std::string(HARNESS_SOURCE_DIR) + "/scripts";
-}
-
-std::string quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-// Runs a Python script; returns its exit status (127 when python3 is missing).
-int python(const std::string& script, const std::string& args) {
-  std::string cmd = "python3 " + quote(scripts_dir() + "/" + script) + " " + args;
-  int rc = std::system(cmd.c_str());
-  return rc == -1 ? 127 : WEXITSTATUS(rc);
+int report_only(const Args& a) {
+  for (const char* opt : {"experiments", "backend", "reps", "data-dir", "shard"}) {
+    if (a.get(opt)) throw UsageError(fmt::format("--report-only runs nothing: drop --{}", opt));
+  }
+  for (const char* opt : {"no-ceilings", "force"}) {
+    if (a.flag(opt)) throw UsageError(fmt::format("--report-only runs nothing: drop --{}", opt));
+  }
+  // The same default folder as a run: out/reproduce-<preset>.
+  const std::string out_dir = a.get("out-dir")
+                                  ? *a.get("out-dir")
+                                  : "out/reproduce-" + a.get_or("preset", default_preset());
+  auto files = results_files_in(out_dir + "/results", "reproduce");
+  if (files.empty()) {
+    throw UsageError("--report-only: no results documents in " + out_dir +
+                     "/results (run `harness reproduce --out-dir " + out_dir + "` first)");
+  }
+  std::cerr << fmt::format("reproduce: report only, from {} results documents in {}/results\n",
+                           files.size(), out_dir);
+  return write_report(out_dir, files, "reproduce");
 }
 
 }  // namespace
 
 int cmd_reproduce(const std::vector<std::string>& argv) {
-  Args a(argv, {"experiments", "preset", "backend", "out-dir", "reps", "data-dir"},
-         {"no-ceilings"});
+  Args a(argv, {"experiments", "preset", "backend", "out-dir", "reps", "data-dir", "shard"},
+         {"no-ceilings", "force", "report-only"});
   if (!a.positional().empty()) throw UsageError("unexpected argument '" + a.positional()[0] + "'");
+  std::optional<Shard> shard;
+  if (auto s = a.get("shard")) shard = parse_shard(*s);
+  if (a.flag("report-only")) {
+    return report_only(a);
+  }
+
   std::vector<Experiment> experiments;
   if (auto ids = a.get("experiments")) {
     std::stringstream ss(*ids);
@@ -64,6 +100,8 @@ int cmd_reproduce(const std::vector<std::string>& argv) {
     if (experiments.empty()) throw UsageError("--experiments lists no experiment");
   } else {
     experiments = embedded_experiments();
+    std::stable_sort(experiments.begin(), experiments.end(),
+                     [](const Experiment& x, const Experiment& y) { return x.id < y.id; });
   }
   RunOptions base;
   base.preset = a.get_or("preset", default_preset());
@@ -71,35 +109,70 @@ int cmd_reproduce(const std::vector<std::string>& argv) {
   if (auto r = a.get("reps")) base.reps = Args::to_int("reps", *r);
   base.data_dir = a.get_or("data-dir", "");
   base.ceilings = !a.flag("no-ceilings");
+  const bool force = a.flag("force");
   const std::string out_dir = a.get_or("out-dir", "out/reproduce-" + base.preset);
+
+  for (const auto& e : experiments) {  // the same answer from every shard
+    if (!e.sizes.count(base.preset))
+      throw UsageError("unknown preset '" + base.preset + "' (known: ci, gpu, paper)");
+  }
+
+  if (shard) {
+    // Round-robin: the k-th selected experiment (0-based) goes to shard (k mod N) + 1.
+    const std::size_t selected = experiments.size();
+    std::vector<Experiment> mine;
+    for (std::size_t k = 0; k < selected; ++k) {
+      if (static_cast<int>(k % shard->count) + 1 == shard->index) mine.push_back(experiments[k]);
+    }
+    experiments = std::move(mine);
+    if (experiments.empty()) {
+      std::cerr << fmt::format(
+          "reproduce: shard {}/{} has no experiment ({} selected): nothing to do\n", shard->index,
+          shard->count, selected);
+      return 0;
+    }
+    std::string ids;
+    for (const auto& e : experiments) ids += (ids.empty() ? "" : ", ") + e.id;
+    std::cerr << fmt::format("reproduce: shard {}/{}: {} of {} experiments ({})\n", shard->index,
+                             shard->count, experiments.size(), selected, ids);
+  }
   make_dirs(out_dir + "/results");
 
   std::cerr << fmt::format("reproduce: {} experiments, preset {}, into {}\n", experiments.size(),
                            base.preset, out_dir);
+  const nlohmann::json environment = environment_json();
+  std::optional<std::string> restriction;
+  if (base.backend) restriction = backend::kind_name(*base.backend);
   int status = 0;
-  std::string files;
+  std::vector<std::string> files;
   for (const auto& e : experiments) {
     RunOptions o = base;
-    o.out_path = out_dir + "/results/" + e.id + ".json";
+    o.out_path = out_dir + "/results/" + results_file_name(e.id, base.backend);
+    files.push_back(o.out_path);
+    if (!force) {
+      ResumeTarget target{e.id, base.preset, backends_used(e, base.backend), restriction,
+                          environment};
+      ResumeCheck check = check_resume_file(o.out_path, target);
+      if (check.skip) {
+        std::cerr << fmt::format(
+            "reproduce: {} complete for this build, preset and devices: skipped (--force reruns "
+            "it)\n",
+            e.id);
+        if (int bad = bad_points(o.out_path); bad > 0) {
+          std::cerr << fmt::format("reproduce: {}: {} of its kept points failed or could not run\n",
+                                   e.id, bad);
+          status = 1;
+        }
+        continue;
+      }
+      if (!check.reason.empty()) {
+        std::cerr << fmt::format("reproduce: {} runs again: {} ({})\n", e.id, check.reason,
+                                 o.out_path);
+      }
+    }
     status = std::max(status, run_experiment(e, o).exit_code());
-    files += " " + quote(o.out_path);
   }
-  int plot = python("plot.py", "--out-dir " + quote(out_dir) + files);
-  if (plot == 3) {
-    std::cerr << "reproduce: figures not drawn (matplotlib is missing: pip install matplotlib)\n";
-  } else if (plot != 0) {
-    std::cerr << "reproduce: plotting failed (exit " << plot << ")\n";
-    status = 1;
-  }
-  int report = python("report.py", "--out-dir " + quote(out_dir) + files);
-  if (report != 0) {
-    std::cerr << "reproduce: the report was not written (python3 "
-              << (report == 127 ? "not found" : "failed") << ")\n";
-    status = 1;
-  } else {
-    std::cerr << "reproduce: report in " << out_dir << "/report.md\n";
-  }
-  return status;
+  return std::max(status, write_report(out_dir, files, "reproduce"));
 }
 
 }  // namespace harness::cli

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "harness/core/stats.h"
@@ -11,21 +13,32 @@ namespace harness {
 nlohmann::json measure_ceilings(backend::Device& device, std::size_t bytes, int reps) {
   auto& q = device.queue();
   backend::Buffer a = device.allocate(bytes), b = device.allocate(bytes);
-  backend::HostBuffer host = device.allocate_host(bytes, true);
-  std::memset(host.data(), 1, bytes);
-  q.write(a, 0, host.data(), bytes);  // first touch
+  // Pinned on every backend that can pin (OpenCL too); kind() says what was had.
+  backend::HostBuffer pinned = device.allocate_host(bytes, backend::HostMemory::pinned);
+  backend::HostBuffer pageable = device.allocate_host(bytes, backend::HostMemory::pageable);
+  std::memset(pinned.data(), 1, bytes);
+  std::memset(pageable.data(), 2, bytes);
+  q.write(a, 0, pinned.data(), bytes);  // first touch
   q.copy(b, 0, a, 0, bytes);
+  q.read(pinned.data(), b, 0, bytes);
+  q.write(a, 0, pageable.data(), bytes);
   q.finish();
   q.take_spans();
-  std::vector<double> d2d, h2d;
+  std::map<std::string, std::vector<double>> ms;
   for (int r = 0; r < reps; ++r) {
-    q.begin_span("d2d");
+    q.begin_span("d2d_copy");
     q.copy(b, 0, a, 0, bytes);
     q.end_span();
-    q.begin_span("h2d");
-    q.write(a, 0, host.data(), bytes);
+    q.begin_span("h2d_pinned");
+    q.write(a, 0, pinned.data(), bytes);
     q.end_span();
-    for (auto& s : q.take_spans()) (s.name == "d2d" ? d2d : h2d).push_back(s.milliseconds);
+    q.begin_span("h2d_pageable");
+    q.write(a, 0, pageable.data(), bytes);
+    q.end_span();
+    q.begin_span("d2h_pinned");
+    q.read(pinned.data(), b, 0, bytes);
+    q.end_span();
+    for (auto& s : q.take_spans()) ms[s.name].push_back(s.milliseconds);
   }
   const auto& info = device.info();
   auto entry = [&](const char* name, double gbps, std::string method) {
@@ -38,15 +51,27 @@ nlohmann::json measure_ceilings(backend::Device& device, std::size_t bytes, int 
   };
   const double gb = static_cast<double>(bytes) / 1e9;
   // A device whose queue reports no timing (0 ms) gives no ceiling rather than infinity.
-  auto rate = [](double gigabytes, double ms) { return ms > 0 ? gigabytes / (ms / 1e3) : 0.0; };
+  auto rate = [](double gigabytes, double milliseconds) {
+    return milliseconds > 0 ? gigabytes / (milliseconds / 1e3) : 0.0;
+  };
   double mib = static_cast<double>(bytes) / 1048576.0;
+  // Host copies: the host memory they used ("pinned" or "pageable", as allocated).
+  auto host_copy = [&](const char* name, const char* direction, const backend::HostBuffer& host) {
+    const char* memory = backend::host_memory_name(host.kind());
+    nlohmann::json e =
+        entry(name, rate(gb, stats::median(ms[name])),
+              fmt::format("{} copy of {:.0f} MiB {} {} host memory, median of {}", direction, mib,
+                          direction[0] == 'h' ? "from" : "into", memory, reps));
+    e["host_memory"] = memory;
+    return e;
+  };
   return nlohmann::json::array(
-      {entry("d2d_copy", rate(2.0 * gb, stats::median(d2d)),
+      {entry("d2d_copy", rate(2.0 * gb, stats::median(ms["d2d_copy"])),
              fmt::format("device-to-device copy of {:.0f} MiB, bytes read + written, median of {}",
                          mib, reps)),
-       entry("h2d_pinned", rate(gb, stats::median(h2d)),
-             fmt::format("host-to-device copy of {:.0f} MiB from pinned host memory, median of {}",
-                         mib, reps))});
+       host_copy("h2d_pinned", "host-to-device", pinned),
+       host_copy("h2d_pageable", "host-to-device", pageable),
+       host_copy("d2h_pinned", "device-to-host", pinned)});
 }
 
 }  // namespace harness

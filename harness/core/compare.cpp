@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "harness/core/errors.h"
+#include "harness/core/results.h"
 #include "harness/core/stats.h"
 
 namespace harness {
@@ -22,7 +23,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int kSchemaVersion = 1;
 constexpr double kAlpha = 0.05;
 
 json load_document(const std::string& path) {
@@ -50,10 +50,11 @@ json load_document(const std::string& path) {
     throw UsageError(fmt::format(
         "compare: '{}' has no schema_version; it is not a harness results document", path));
   }
-  if (!version->is_number_integer() || version->get<long long>() != kSchemaVersion) {
+  if (!version->is_number_integer() || version->get<long long>() < kOldestReadableSchemaVersion ||
+      version->get<long long>() > kResultsSchemaVersion) {
     throw UsageError(
-        fmt::format("compare: '{}' has schema_version {}; this harness reads version {}", path,
-                    version->dump(), kSchemaVersion));
+        fmt::format("compare: '{}' has schema_version {}; this harness reads versions {} to {}",
+                    path, version->dump(), kOldestReadableSchemaVersion, kResultsSchemaVersion));
   }
   const auto points = doc.find("points");
   if (points == doc.end() || !points->is_array()) {

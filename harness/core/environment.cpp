@@ -24,7 +24,10 @@ nlohmann::json device_json(const backend::DeviceInfo& d) {
           {"compute_units", d.compute_units},
           {"max_work_group_size", d.max_work_group_size},
           {"local_memory_bytes", d.local_memory_bytes},
+          {"local_memory_optin_bytes", d.local_memory_optin_bytes},
           {"l2_cache_bytes", d.l2_cache_bytes},
+          {"l2_cache_source", d.l2_cache_source},
+          {"pci_bus_id", d.pci_bus_id},
           {"compute_capability", d.compute_capability},
           {"clock_mhz", d.clock_mhz},
           {"warp_size", d.warp_size}};

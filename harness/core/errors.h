@@ -28,6 +28,15 @@ class DeviceOutOfMemory : public RunError {
   using RunError::RunError;
 };
 
+// Thrown by a variant (from its factory or prepare()) that declines a point:
+// an axis combination it cannot run, or a device that lacks what it needs
+// (nvbench's state.skip). The point is recorded with status "skipped" and
+// the reason; it is neither a failure nor an error.
+class SkipPoint : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // what() is the one-line cause; log() holds the compiler's full output.
 class KernelBuildError : public RunError {
  public:

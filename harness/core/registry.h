@@ -2,19 +2,23 @@
 //
 // A variant is a concrete configuration of a framework family (mars/default,
 // mars/sort, cpu/default, ...). For each measured point the runner asks the
-// variant for a PointRunner bound to one device, app and input; it then calls
-// run_once() for each repetition and validate_last() after each one, so every
+// variant for a PointRunner bound to its devices, app, input and parameters;
+// it calls prepare() once, then for the warm-up and each repetition
+// before_repetition() (untimed), run_once() and validate_last(), so every
 // measured run is checked against the CPU reference.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "harness/backend/backend.h"
+#include "harness/core/validation.h"
+#include "harness/core/work.h"
 
 namespace harness {
 
@@ -25,43 +29,52 @@ struct PhaseTime {
   double ms = 0;
 };
 
-// The work a point did, declared so throughput and fractions of the measured
-// ceilings are computed in one place for every variant.
-struct Work {
-  std::uint64_t input_bytes = 0;
-  std::uint64_t records = 0;
-  std::uint64_t intermediate_pairs = 0;
-  std::uint64_t output_keys = 0;
-  std::uint64_t bytes_read = 0;
-  std::uint64_t bytes_written = 0;
-  std::uint64_t atomics = 0;
-};
-
 struct Measurement {
   double total_ms = 0;            // host clock, input in host memory -> output in host memory
   std::vector<PhaseTime> phases;  // device-timed where the backend allows, in order
-  std::map<std::string, double> counters;
+  std::map<std::string, double> counters;  // this repetition's counters
 };
 
 class PointRunner {
  public:
   virtual ~PointRunner() = default;
   // Untimed set-up (kernel builds, reference); called once before the warm-up.
+  // May throw SkipPoint.
   virtual void prepare() = 0;
+  // Untimed, before the warm-up and each repetition: resets state a run
+  // consumes (a hash table to clear, an output buffer to poison), so set-up
+  // stays out of the timed region explicitly.
+  virtual void before_repetition() {}
   virtual Measurement run_once() = 0;
   // Empty when the last run's output matches the reference, else the reason.
   virtual std::string validate_last() = 0;
+  // The work of the last run (work.h): rates and fractions of ceilings follow.
   virtual Work work() const = 0;
-  // The last run's output as sorted `key<TAB>value` lines.
-  virtual void write_output_tsv(std::ostream& out) const = 0;
+  // The family's output-dump hook (`harness run --dump-output FILE`): the last
+  // run's output in the family's documented format (MapReduce: sorted
+  // `key<TAB>value` lines).
+  virtual void dump_output(std::ostream& out) const = 0;
 };
 
 struct PointContext {
-  backend::Device* device = nullptr;  // null for the cpu backend
+  backend::Device* device = nullptr;      // the primary device; null for the cpu backend
+  std::vector<backend::Device*> devices;  // every GPU device of the point, device first
   std::string app;
   const std::uint8_t* input = nullptr;
   std::size_t input_size = 0;
-  Params params;  // variant defaults overridden by the caller
+  Params params;                // variant defaults overridden by the spec, its axes, or --param
+  ValidationPolicy validation;  // the spec's validation policy (kind, tolerance)
+};
+
+// How many devices a variant's point uses beyond the primary one.
+struct DeviceNeeds {
+  // Name of the integer parameter giving the number of GPUs of the backend
+  // (stream graphs' "gpus"); empty: one device. A point asking for more than
+  // are present is skipped with the reason.
+  std::string count_param;
+  // The point also runs work on the host CPU beside its GPU (co-processing);
+  // the host is recorded among the point's devices.
+  bool with_host = false;
 };
 
 struct VariantInfo {
@@ -72,6 +85,11 @@ struct VariantInfo {
   Params default_params;
   std::vector<std::string> apps;  // apps it can run
   std::function<std::unique_ptr<PointRunner>(const PointContext&)> make;
+  // Optional: a non-empty reason to skip a combination of parameters (axis
+  // values) before anything is built, recorded as a point with status
+  // "skipped". May also throw SkipPoint from make() or prepare().
+  std::function<std::string(const PointContext&)> skip;
+  DeviceNeeds devices;
 
   bool runs_app(const std::string& app) const {
     for (const auto& a : apps) {
@@ -86,6 +104,8 @@ struct AppInfo {
   std::string kind;  // "mapreduce", ...
   std::string description;
   std::string default_dataset;
+  // What a correct answer means for this app; an experiment spec may override it.
+  ValidationPolicy validation;
 };
 
 class Registry {

@@ -23,7 +23,7 @@ std::string utc_now_iso8601() {
 ResultsDocument::ResultsDocument(std::string path, nlohmann::json experiment,
                                  nlohmann::json environment)
     : path_(std::move(path)) {
-  doc_ = {{"schema_version", 1},
+  doc_ = {{"schema_version", kResultsSchemaVersion},
           {"generator", std::string("gpu-bigdata-harness ") + HARNESS_VERSION},
           {"experiment", std::move(experiment)},
           {"environment", std::move(environment)},

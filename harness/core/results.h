@@ -7,6 +7,12 @@
 
 namespace harness {
 
+// Version 2 adds declared work with rates and fractions of the ceilings, axes,
+// skipped points, the measurement policy, per-repetition counters and the
+// devices of each point (results/README.md). Readers accept versions 1 and 2.
+inline constexpr int kResultsSchemaVersion = 2;
+inline constexpr int kOldestReadableSchemaVersion = 1;
+
 class ResultsDocument {
  public:
   // Writes the document at once with no points (complete = false): an

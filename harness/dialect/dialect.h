@@ -14,6 +14,10 @@
  *    or a buffer, so host marshalling is identical on every backend.
  *  - a function that takes pointers into different address spaces needs one
  *    version per space (OpenCL 1.2 has no generic address space).
+ *  - local memory sized at launch: at most one LOCAL_DYNAMIC_PARAM(type, name)
+ *    in the parameter list, LOCAL_DYNAMIC(type, name); first in the body, and
+ *    the host passes backend::local_memory(bytes) at that position. Its start
+ *    is 16-byte aligned on CUDA.
  */
 #ifndef HARNESS_DIALECT_H
 #define HARNESS_DIALECT_H
@@ -32,6 +36,8 @@ typedef long i64;
 #define LOCAL_PTR __local
 #define CONSTANT_PTR __constant
 #define LOCAL_ARRAY(type, name, count) __local type name[count]
+#define LOCAL_DYNAMIC_PARAM(type, name) __local type* name
+#define LOCAL_DYNAMIC(type, name)
 
 #define GLOBAL_ID ((u32)get_global_id(0))
 #define GLOBAL_SIZE ((u32)get_global_size(0))
@@ -63,6 +69,14 @@ typedef long long i64;
 #define LOCAL_PTR
 #define CONSTANT_PTR const
 #define LOCAL_ARRAY(type, name, count) __shared__ type name[count]
+/* The parameter is a placeholder (the host passes null); the memory is the
+ * launch's dynamic shared memory, declared as bytes so that kernels of one .cu
+ * may view it as different types. */
+#define LOCAL_DYNAMIC_PARAM(type, name) type* name##_unused_
+#define LOCAL_DYNAMIC(type, name)                                        \
+  extern __shared__ __align__(16) unsigned char harness_dynamic_local_[]; \
+  type* name = (type*)harness_dynamic_local_;                            \
+  (void)name##_unused_
 
 #define GLOBAL_ID ((u32)(blockIdx.x * blockDim.x + threadIdx.x))
 #define GLOBAL_SIZE ((u32)(gridDim.x * blockDim.x))
@@ -93,7 +107,7 @@ typedef std::int64_t i64;
 #define GLOBAL
 #define LOCAL_PTR
 #define CONSTANT_PTR const
-/* KERNEL, LOCAL_ARRAY, ids and barriers have no host meaning: host code calls
+/* KERNEL, LOCAL_ARRAY, LOCAL_DYNAMIC, ids and barriers have no host meaning: host code calls
  * user functions directly and never compiles a KERNEL. */
 
 #endif

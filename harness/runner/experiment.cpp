@@ -36,7 +36,124 @@ std::vector<std::string> string_list(const json& j, const char* key, const std::
   return out;
 }
 
+const char* const kPresets[] = {"ci", "gpu", "paper"};
+
+// A number as a parameter string: integers without a decimal point.
+std::string param_text(const json& v, const std::string& where) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_number_integer()) return std::to_string(v.get<long long>());
+  if (v.is_number_float()) return v.dump();
+  if (v.is_boolean()) return v.get<bool>() ? "1" : "0";
+  throw UsageError(where + ": axis values must be strings, numbers or booleans");
+}
+
+long long integer(const json& v, const std::string& where) {
+  if (!v.is_number_integer()) throw UsageError(where + " must list integers");
+  return v.get<long long>();
+}
+
+// One axis form: a list, {"pow2": [lo, hi]} or {"range": [lo, hi, step]}.
+std::vector<std::string> axis_values(const json& v, const std::string& where) {
+  std::vector<std::string> out;
+  if (v.is_array()) {
+    for (const auto& x : v) out.push_back(param_text(x, where));
+  } else if (v.is_object() && v.size() == 1 && (v.contains("pow2") || v.contains("range"))) {
+    const bool pow2 = v.contains("pow2");
+    const json& r = pow2 ? v.at("pow2") : v.at("range");
+    const std::string form = where + (pow2 ? ".pow2" : ".range");
+    if (!r.is_array() || r.size() < 2 || r.size() > (pow2 ? 2u : 3u))
+      throw UsageError(form + (pow2 ? " must be [lo, hi]" : " must be [lo, hi] or [lo, hi, step]"));
+    const long long lo = integer(r[0], form), hi = integer(r[1], form);
+    const long long step = r.size() == 3 ? integer(r[2], form) : 1;
+    if (lo > hi || step < 1 || (pow2 && (lo < 1 || (lo & (lo - 1)) != 0)))
+      throw UsageError(form + ": need lo <= hi" +
+                       (pow2 ? ", lo a power of two" : std::string(", step >= 1")));
+    for (long long x = lo; x <= hi; x = pow2 ? x * 2 : x + step) {
+      out.push_back(std::to_string(x));
+      if (out.size() > 4096) throw UsageError(form + " expands to more than 4096 values");
+    }
+  } else {
+    throw UsageError(where + " must be a list, {\"pow2\": [lo, hi]}, {\"range\": [lo, hi, step]}" +
+                     " or an object of those per preset (ci, gpu, paper)");
+  }
+  if (out.empty()) throw UsageError(where + " has no values");
+  return out;
+}
+
+Axis parse_axis(const std::string& name, const json& v, const std::string& origin) {
+  Axis axis{name, {}};
+  const std::string where = origin + ": axes." + name;
+  const bool per_preset = v.is_object() && !v.contains("pow2") && !v.contains("range");
+  for (const char* preset : kPresets) {
+    if (!per_preset) {
+      axis.values[preset] = axis_values(v, where);
+    } else if (v.contains(preset)) {
+      axis.values[preset] = axis_values(v.at(preset), where + "." + preset);
+    } else {
+      throw UsageError(where + " names no values for preset " + preset);
+    }
+  }
+  if (per_preset) {
+    for (const auto& [k, _] : v.items()) {
+      if (!axis.values.count(k))
+        throw UsageError(where + ": unknown preset '" + k + "' (known: ci, gpu, paper)");
+    }
+  }
+  return axis;
+}
+
+MeasurementPolicy parse_measurement(const json& m, const std::string& origin) {
+  const std::string where = origin + ": measurement";
+  MeasurementPolicy p;
+  for (const auto& [k, v] : m.items()) {
+    if (k == "warmup" && v.is_number_integer() && v.get<int>() >= 0) {
+      p.warmup = v.get<int>();
+    } else if (k == "max_reps" && v.is_number_integer() && v.get<int>() >= 1) {
+      p.max_reps = v.get<int>();
+    } else if (k == "target_rel_spread" && v.is_number() && v.get<double>() > 0) {
+      p.target_rel_spread = v.get<double>();
+    } else if (k == "max_time_s" && v.is_number() && v.get<double>() > 0) {
+      p.max_time_s = v.get<double>();
+    } else if (k == "cold" && v.is_boolean()) {
+      p.cold = v.get<bool>();
+    } else {
+      throw UsageError(where + ": bad field '" + k +
+                       "' (warmup >= 0, max_reps >= 1, target_rel_spread > 0, max_time_s > 0, "
+                       "cold true/false)");
+    }
+  }
+  return p;
+}
+
+ValidationPolicy parse_validation(const json& v, const std::string& origin) {
+  ValidationPolicy p;
+  for (const auto& [k, x] : v.items()) {
+    if (k == "kind" && x.is_string()) {
+      p.kind = x.get<std::string>();
+    } else if ((k == "rel" || k == "abs") && x.is_number()) {
+      (k == "rel" ? p.rel : p.abs) = x.get<double>();
+    } else {
+      throw UsageError(origin + ": validation: bad field '" + k + "' (kind, rel, abs)");
+    }
+  }
+  try {
+    check_policy(p);
+  } catch (const UsageError& e) {
+    throw UsageError(origin + ": validation: " + e.what());
+  }
+  return p;
+}
+
 }  // namespace
+
+MeasurementPolicy Experiment::policy_for(const std::string& preset,
+                                         std::optional<int> reps_override) const {
+  MeasurementPolicy p = measurement;
+  auto it = reps.find(preset);
+  p.min_reps = reps_override.value_or(it == reps.end() ? 1 : it->second);
+  p.max_reps = reps_override ? p.min_reps : std::max(p.min_reps, p.max_reps);
+  return p;
+}
 
 Experiment parse_experiment(const std::string& text, const std::string& origin) {
   json j;
@@ -89,6 +206,33 @@ Experiment parse_experiment(const std::string& text, const std::string& origin) 
     e.runs.push_back(std::move(run));
   }
   if (e.runs.empty()) throw UsageError(origin + ": 'runs' is empty");
+
+  if (j.contains("axes")) {
+    for (const auto& [name, v] : require(j, "axes", json::value_t::object, origin).items()) {
+      if (name == "size")
+        throw UsageError(origin + ": axes.size: dataset sizes are given by 'sizes' per preset");
+      bool someone_has_it = false;
+      for (const auto& run : e.runs) {
+        if (run.params.count(name))
+          throw UsageError(origin + ": '" + name +
+                           "' is both an axis and a fixed parameter of a run");
+        for (const auto& vname : run.variants)
+          someone_has_it =
+              someone_has_it || reg.find_variant(run.framework, vname).default_params.count(name);
+      }
+      if (!someone_has_it)
+        throw UsageError(origin + ": axis '" + name + "' is a parameter of no variant in 'runs'");
+      e.axes.push_back(parse_axis(name, v, origin));
+    }
+  }
+  if (j.contains("measurement"))
+    e.measurement =
+        parse_measurement(require(j, "measurement", json::value_t::object, origin), origin);
+  if (j.contains("validation")) {
+    e.validation =
+        parse_validation(require(j, "validation", json::value_t::object, origin), origin);
+    e.validation_given = true;
+  }
 
   for (const auto& [preset, labels] : require(j, "sizes", json::value_t::object, origin).items()) {
     if (!labels.is_array() || labels.empty())

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,28 @@ struct ExperimentRun {
   Params params;  // overrides of the variants' defaults
 };
 
+// A swept parameter: its values per preset, expanded from the spec's forms
+// (a list; {"pow2": [lo, hi]}; {"range": [lo, hi, step]}; or an object of
+// those per preset: {"ci": [...], "gpu": {...}, "paper": [...]}).
+struct Axis {
+  std::string name;                                        // a variant parameter
+  std::map<std::string, std::vector<std::string>> values;  // preset -> values
+};
+
+// How a point is measured (written into the results): warm-up runs, at least
+// `min_reps` (the spec's reps per preset) and at most `max_reps` repetitions;
+// past the minimum, repetitions go on until the relative spread of the total
+// time (sample stddev / mean) is at most `target_rel_spread` or `max_time_s`
+// of measuring has passed. `cold`: the GPU's L2 is flushed before each run.
+struct MeasurementPolicy {
+  int warmup = 1;
+  int min_reps = 1;
+  int max_reps = 0;              // 0 or below min_reps: exactly min_reps
+  double target_rel_spread = 0;  // 0: no noise-based stop
+  double max_time_s = 0;         // 0: no time limit
+  bool cold = false;
+};
+
 struct Experiment {
   std::string id, title, seed, claim, verdict_rule;
   nlohmann::json verdict = nlohmann::json::object();
@@ -27,6 +50,13 @@ struct Experiment {
   std::map<std::string, std::vector<std::string>> sizes;  // preset -> size labels
   std::map<std::string, int> reps;                        // preset -> repetitions
   std::uint64_t seed_value = 42;                          // dataset seed
+  std::vector<Axis> axes;         // in name order (JSON objects are unordered)
+  MeasurementPolicy measurement;  // as in the spec; min_reps comes from reps per preset
+  ValidationPolicy validation;    // spec's; families default to their own kind
+  bool validation_given = false;
+
+  // The policy for `preset`, with `reps_override` (--reps) fixing the count.
+  MeasurementPolicy policy_for(const std::string& preset, std::optional<int> reps_override) const;
 };
 
 // Parses and checks a spec (names of frameworks, variants, apps and datasets

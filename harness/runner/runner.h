@@ -25,8 +25,9 @@ struct RunOptions {
 struct RunSummary {
   int points = 0;
   int ok = 0;
-  int failed = 0;  // wrong answers
-  int errors = 0;  // could not run
+  int failed = 0;   // wrong answers
+  int errors = 0;   // could not run
+  int skipped = 0;  // declined by the variant, or the devices it needs are missing
   int exit_code() const { return failed + errors > 0 ? 1 : 0; }
 };
 

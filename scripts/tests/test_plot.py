@@ -16,6 +16,15 @@ except ImportError:
     HAVE_MPL = False
 
 SCRIPT = os.path.join(C.SCRIPTS, "plot.py")
+
+
+def headless():
+    """pyplot on the Agg backend, and the plot and verdicts modules (for tests of the figure's content)."""
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import plot as P
+    import verdicts as V
+    return plt, P, V
 MiB = 1 << 20
 
 
@@ -66,6 +75,69 @@ class PlotTest(unittest.TestCase):
         self.assert_png("x.sweep.png")
         self.assert_png("x.bars.png")
         self.assertIn("unknown plot kind", r.stderr)
+
+    @unittest.skipUnless(HAVE_MPL, "matplotlib is not installed")
+    def test_version_2_example_lines_over_an_axis(self):
+        r = run(self.out, C.EXAMPLE_V2, C.REFERENCE)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assert_png("core.reduction.png")
+        self.assert_png("mars.wordcount-smoke.png")
+
+    @unittest.skipUnless(HAVE_MPL, "matplotlib is not installed")
+    def test_lines_content_axis_values_fractions_and_skipped(self):
+        plt, P, V = headless()
+
+        exp = V.merge_experiments([C.load_example_v2()])[0]
+        fig = P.plot_lines(exp, plt)
+        try:
+            ax = fig.axes[0]
+            lines = {ln.get_label(): ln for ln in ax.get_lines() if not ln.get_label().startswith("_")}
+            # one line per series and value of the other axis; the cpu variant has no group_size
+            self.assertEqual(sorted(lines), ["reduction/tree @ cuda:H100 80GB HBM3 segment=1024",
+                                             "reduction/tree @ cuda:H100 80GB HBM3 segment=1048576"])
+            short = lines["reduction/tree @ cuda:H100 80GB HBM3 segment=1024"]
+            self.assertEqual(list(short.get_xdata()), [64.0, 256.0])  # group_size=1024 was skipped
+            self.assertEqual([round(y, 3) for y in short.get_ydata()], [0.552, 0.741])
+            long = lines["reduction/tree @ cuda:H100 80GB HBM3 segment=1048576"]
+            self.assertEqual(list(long.get_xdata()), [64.0, 256.0, 1024.0])
+            self.assertEqual(ax.get_xscale(), "log")  # powers of two
+            self.assertEqual([t.get_text() for t in ax.get_xticklabels()], ["64", "256", "1024"])
+            self.assertIn("d2d_copy", ax.get_ylabel())
+        finally:
+            plt.close(fig)
+
+        # y = rate:<name>, x values not all powers of two -> linear
+        doc = C.make_document_v2([C.make_v2_point(axes={"group_size": str(g), "segment": "1024"}, fraction=f)
+                                  for g, f in ((96, 0.5), (160, 0.6), (224, 0.7))], experiment_id="x.rate")
+        doc["experiment"]["plot"] = {"kind": "lines", "x": "group_size", "y": "rate:dram@reduce"}
+        exp = V.merge_experiments([doc])[0]
+        fig = P.plot_lines(exp, plt)
+        try:
+            ax = fig.axes[0]
+            (line,) = [ln for ln in ax.get_lines() if not ln.get_label().startswith("_")]
+            self.assertEqual([round(y) for y in line.get_ydata()], [1000, 1200, 1400])  # fraction x 2000 GB/s
+            self.assertEqual(ax.get_xscale(), "linear")
+            self.assertEqual(ax.get_ylabel(), "dram@reduce (GB/s)")
+        finally:
+            plt.close(fig)
+
+    @unittest.skipUnless(HAVE_MPL, "matplotlib is not installed")
+    def test_bars_leave_skipped_points_out(self):
+        plt, P, V = headless()
+
+        pts = [C.make_v2_point(axes={"group_size": "64", "segment": "1024"}, fraction=0.5),
+               C.make_v2_point(variant="shuffle", axes={"group_size": "64", "segment": "1024"}, status="skipped",
+                               skip_reason="no shuffle")]
+        exp = V.merge_experiments([C.make_document_v2(pts, experiment_id="x.bars2")])[0]
+        fig = P.plot_bars(exp, plt)
+        try:
+            ax = fig.axes[0]
+            legend = [t.get_text() for t in ax.get_legend().get_texts()]
+            self.assertEqual(legend, ["reduction/tree @ cuda:H100 80GB HBM3"])
+            self.assertEqual(len([p for p in ax.patches if p.get_height() > 0]), 1)
+            self.assertNotIn("skipped", [t.get_text() for t in ax.texts])
+        finally:
+            plt.close(fig)
 
     def test_without_matplotlib_exit_3(self):
         code = ("import runpy, sys; sys.modules['matplotlib'] = None; "

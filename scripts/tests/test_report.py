@@ -68,6 +68,83 @@ class ReportTest(unittest.TestCase):
         self.assertIn("**does not hold**", md)
         self.assertEqual(md.count("## x.slow"), 1)  # one section for the merged experiment
 
+    def table_rows(self, md, heading):
+        """Rows (lists of cells) of the first table after `heading`."""
+        lines = md[md.index(heading):].splitlines()
+        start = next(i for i, line in enumerate(lines) if line.startswith("| "))
+        rows = []
+        for line in lines[start + 2:]:
+            if not line.startswith("| "):
+                break
+            rows.append([c.strip() for c in line.strip().strip("|").split(" | ")])
+        return rows
+
+    def test_version_2_example(self):
+        r = run(self.out, C.EXAMPLE_V2)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        md = self.read("report.md")
+        # declared policies under the claim
+        self.assertIn("**Axes.** `group_size` = 64, 256, 1024; `segment` = 1024, 1048576", md)
+        self.assertIn("5 to 20 repetitions; stop once the relative spread is <= 2.0%", md)
+        self.assertIn("**Validation.** tolerance (rel 0.0001, abs 0).", md)
+        self.assertLess(md.index("**Claim (original).**"), md.index("**Axes.**"))
+        # rates table: dram@reduce at group_size=256 segment=1024 is 74.1% of d2d_copy
+        rates = self.table_rows(md, "### Rates and fractions of ceilings")
+        self.assertEqual(len(rates), 6 * 4 - 4 + 2 * 2)  # 5 GPU points x 4 rates + 2 CPU points x 2 rates
+        row = [r for r in rates if r[1] == "1GiB group_size=256 segment=1024" and r[2] == "dram@reduce"]
+        self.assertEqual(len(row), 1)
+        self.assertEqual(row[0][0], "reduction/tree @ cuda:H100 80GB HBM3")
+        self.assertEqual(row[0][3], "2155.5 GB/s")
+        self.assertEqual(row[0][4], "reduce")
+        self.assertEqual(row[0][5], "d2d_copy 2908.0 GB/s")
+        self.assertEqual(row[0][6], "74.1%")
+        h2d = [r for r in rates if r[1] == "1GiB group_size=256 segment=1024" and r[2] == "h2d@copy_in"][0]
+        self.assertEqual((h2d[4], h2d[5].split()[0]), ("copy_in", "h2d_pinned"))
+        cpu = [r for r in rates if r[0].startswith("reduction/cpu")]
+        self.assertTrue(cpu and all(r[5] == "none" and r[6] == "n/a" for r in cpu))
+        # skipped point: its own list with the reason, not in the numbers table
+        self.assertIn("Skipped points", md)
+        self.assertIn("- `reduction/tree/segsum/cuda:0/uniform-f32/1GiB/group_size=1024/segment=1024`: "
+                      "segment 1024 is shorter than one work-group tile", md)
+        numbers = self.table_rows(md, "### Reproduced numbers")
+        self.assertEqual(len(numbers), 7)
+        self.assertNotIn("1GiB group_size=1024 segment=1024", [r[1] for r in numbers])
+        gs64 = [r for r in numbers if r[1] == "1GiB group_size=64 segment=1024"][0]
+        self.assertEqual(gs64[6], "5 (spread, 0.8%)")
+        self.assertEqual(gs64[7], "passed (tolerance)")
+        self.assertIn("| repetitions (stopped, rel spread) |", md)
+        self.assertIn("**holds**", md)
+        self.assertIn("| host memory |", md)
+
+    def test_crafted_version_2_rates_skipped_and_devices(self):
+        pts = [C.make_v2_point(axes={"group_size": "128", "segment": "1024"}, fraction=0.6543,
+                               extra_devices=[("cuda", 1, "NVIDIA H100 80GB HBM3")]),
+               C.make_v2_point(axes={"group_size": "64", "segment": "1024"}, status="skipped",
+                               skip_reason="needs 2 GPUs, 1 present")]
+        rule = {"kind": "fraction_of_ceiling", "candidate": {"framework": "reduction"}, "rate": "dram@reduce",
+                "min_fraction": 0.7}
+        path = C.write_json(os.path.join(self.tmp.name, "v2.json"), C.make_document_v2(pts, rule, "x.v2"))
+        r = run(self.out, path, C.REFERENCE)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        md = self.read("report.md")
+        rates = self.table_rows(md, "### Rates and fractions of ceilings")
+        self.assertEqual(rates, [["reduction/tree @ cuda:H100 80GB HBM3", "1GiB group_size=128 segment=1024",
+                                  "dram@reduce", "1308.6 GB/s", "reduce", "d2d_copy 2000.0 GB/s", "65.4%"]])
+        self.assertIn("- `reduction/tree/segsum/cuda:0/uniform-f32/1GiB/group_size=64/segment=1024`: "
+                      "needs 2 GPUs, 1 present", md)
+        self.assertIn("Points that used more than one device", md)
+        self.assertIn("- `reduction/tree/segsum/cuda:0/uniform-f32/1GiB/group_size=128/segment=1024`: "
+                      "cuda:0 (NVIDIA H100 80GB HBM3), cuda:1 (NVIDIA H100 80GB HBM3)", md)
+        self.assertIn("**does not hold** \u2014 needs >= 70.0% of the ceiling", md)
+        # the version-1 reference in the same report keeps its sections, without rates
+        ref = md[md.index("## mars.wordcount-smoke"):]
+        self.assertIn("| mars/default @ cuda:H100 80GB HBM3 | 1GiB | 3035.0 |", ref)
+        self.assertNotIn("Rates and fractions", ref)
+        self.assertNotIn("Skipped points", ref)
+        verdicts = {v["experiment"]: v for v in json.loads(self.read("verdicts.json"))}
+        self.assertEqual(verdicts["x.v2"]["verdict"], "does not hold")
+        self.assertEqual(verdicts["x.v2"]["rule"], "fraction_of_ceiling")
+
     def test_unreadable_input_exit_2(self):
         self.assertEqual(run(self.out, os.path.join(self.tmp.name, "missing.json")).returncode, 2)
         junk = os.path.join(self.tmp.name, "junk.json")

@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
-"""verdicts.py: rule registry and the all_valid / faster rules on crafted points."""
+"""verdicts.py: loading versions 1 and 2, the rule registry, metrics, and the
+all_valid / faster / fraction_of_ceiling / monotone rules on crafted points."""
 
+import os
+import tempfile
 import unittest
 
 import _common as C
@@ -19,6 +22,15 @@ def evaluate(rule, points):
     # round-trip through merge_experiments so points carry their "_doc" like in real use
     exp = V.merge_experiments([C.make_document(points, rule)])[0]
     return V.evaluate_experiment(exp)
+
+
+def evaluate_v2(rule, points):
+    exp = V.merge_experiments([C.make_document_v2(points, rule)])[0]
+    return V.evaluate_experiment(exp)
+
+
+def axes(gs, seg="1024"):
+    return {"group_size": str(gs), "segment": str(seg)}
 
 
 class AllValidTest(unittest.TestCase):
@@ -154,6 +166,283 @@ class RegistryTest(unittest.TestCase):
         vs = by_backend(V.evaluate_documents([C.load_example()]))
         self.assertEqual(vs["cuda"].verdict, V.HOLDS)
         self.assertEqual(vs["opencl"].verdict, V.NOT_RUN)
+
+
+class LoadTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+
+    def test_reads_version_1_and_2(self):
+        v1, ref, v2 = V.load_documents([C.EXAMPLE, C.REFERENCE, C.EXAMPLE_V2])
+        self.assertEqual((v1["schema_version"], ref["schema_version"], v2["schema_version"]), (1, 1, 2))
+        exps = {e.id: e for e in V.merge_experiments([v1, ref, v2])}
+        self.assertEqual(set(exps), {"mars.wordcount-smoke", "core.reduction"})
+        self.assertEqual(len(exps["mars.wordcount-smoke"].points), len(v1["points"]) + len(ref["points"]))
+        self.assertEqual(exps["core.reduction"].documents, [2])
+
+    def test_rejects_other_versions(self):
+        for bad in (3, 0, "2", True, None):
+            with self.subTest(version=bad):
+                doc = C.load_example_v2()
+                doc["schema_version"] = bad
+                path = C.write_json(os.path.join(self.tmp.name, "bad.json"), doc)
+                with self.assertRaises(V.ResultsInputError) as ctx:
+                    V.load_document(path)
+                self.assertIn("versions 1 and 2", str(ctx.exception))
+                self.assertIn(repr(bad), str(ctx.exception))
+
+    def test_reference_verdict_unchanged(self):
+        vs = by_backend(V.evaluate_documents(V.load_documents([C.REFERENCE])))
+        self.assertEqual(vs["cuda"].verdict, V.DOES_NOT_HOLD)
+        self.assertIn("0.535x", vs["cuda"].detail)  # 1625.0 ms / 3035.0 ms at 1GiB
+
+    def test_example_v2_verdict(self):
+        vs = V.evaluate_documents([C.load_example_v2()])
+        self.assertEqual([(v.backend, v.verdict, v.rule) for v in vs], [("cuda", V.HOLDS, "fraction_of_ceiling")])
+        # best over group_size: 74.1% at segment 1024 (group 256), 85.9% at segment 1048576 (group 256)
+        self.assertIn("74.1% of d2d_copy", vs[0].detail)
+        self.assertIn("85.9% of d2d_copy", vs[0].detail)
+        self.assertNotIn("group_size=64", vs[0].detail)
+
+
+class PointHelpersV2Test(unittest.TestCase):
+    def test_rate_and_fraction_metrics(self):
+        p = C.make_v2_point(fraction=0.75)
+        self.assertAlmostEqual(V.stat(p, "fraction:dram@reduce"), 0.75)
+        self.assertAlmostEqual(V.stat(p, "rate:dram@reduce"), 0.75 * C.D2D)
+        # min/max fall back to the median-based value
+        self.assertAlmostEqual(V.stat(p, "rate:dram@reduce", "min"), 0.75 * C.D2D)
+        self.assertAlmostEqual(V.stat(p, "fraction:dram@reduce", "max"), 0.75)
+        self.assertIsNone(V.stat(p, "rate:h2d"))
+        self.assertIsNone(V.stat(C.make_point("mars", "cuda", "1MiB", MiB, 1.0), "fraction:dram"))
+        self.assertTrue(V.higher_is_better("rate:x") and V.higher_is_better("fraction:x"))
+        self.assertFalse(V.higher_is_better("total_ms"))
+
+    def test_fraction_without_field_is_value_over_ceiling(self):
+        p = C.make_v2_point(fraction=0.5)
+        p["rates"][0]["fraction"] = None
+        self.assertAlmostEqual(V.stat(p, "fraction:dram@reduce"), 0.5)
+        p["rates"][0]["ceiling_value"] = None
+        self.assertIsNone(V.stat(p, "fraction:dram@reduce"))
+
+    def test_skipped_axes_devices(self):
+        p = C.make_v2_point(axes=axes(128, 65536), status="skipped", skip_reason="tile too large",
+                            extra_devices=[("cuda", 1, "H100")])
+        self.assertTrue(V.is_skipped(p))
+        self.assertEqual(V.skip_reason(p), "tile too large")
+        self.assertEqual(V.axes_text(p), "group_size=128 segment=65536")
+        self.assertEqual(V.axes_text(p, skip=("group_size",)), "segment=65536")
+        self.assertEqual(V.x_value(p, "group_size"), 128.0)
+        self.assertEqual(V.point_devices(p), [("cuda", 0, "NVIDIA H100 80GB HBM3"), ("cuda", 1, "H100")])
+        self.assertEqual(V.point_devices(C.make_point("mars", "cuda", "1MiB", MiB, 1.0)),
+                         [("cuda", 0, "NVIDIA H100 80GB HBM3")])
+
+    def test_matcher_compares_axis_values_as_text(self):
+        p = C.make_v2_point(axes=axes(256, 1048576))
+        self.assertTrue(V.matches(p, {"axes.segment": ["1048576", 65536]}))
+        self.assertTrue(V.matches(p, {"params": {"group_size": 256}}))
+        self.assertFalse(V.matches(p, {"axes.segment": 1024}))
+        self.assertFalse(V.matches(p, {"axes.missing": "1"}))
+
+
+class SkippedPointsTest(unittest.TestCase):
+    def test_all_valid_ignores_skipped(self):
+        vs = evaluate_v2({"kind": "all_valid"}, [
+            C.make_v2_point(axes=axes(64)), C.make_v2_point(axes=axes(1024), status="skipped", skip_reason="too big"),
+            C.make_v2_point(backend="opencl", device_name="PoCL", axes=axes(64), status="skipped",
+                            skip_reason="no subgroups on this device")])
+        vs = by_backend(vs)
+        self.assertEqual(vs["cuda"].verdict, V.HOLDS)
+        self.assertIn("1 skipped", vs["cuda"].detail)
+        self.assertEqual(vs["opencl"].verdict, V.NOT_RUN)
+        self.assertIn("no subgroups on this device", vs["opencl"].detail)
+
+    def test_all_valid_wrong_case_skipped_does_not_hide_a_failure(self):
+        vs = evaluate_v2({"kind": "all_valid"}, [
+            C.make_v2_point(axes=axes(64), validation="failed"),
+            C.make_v2_point(axes=axes(1024), status="skipped")])
+        self.assertEqual([v.verdict for v in vs], [V.DOES_NOT_HOLD])
+
+    def test_faster_ignores_skipped(self):
+        rule = {"kind": "faster", "candidate": {"variant": "shuffle"}, "baseline": {"variant": "tree"},
+                "metric": "rate:dram@reduce", "at": "all"}
+        pts = [C.make_v2_point("tree", axes(64), 0.5), C.make_v2_point("shuffle", axes(64), 0.6),
+               C.make_v2_point("tree", axes(256), 0.7), C.make_v2_point("shuffle", axes(256), 0.9),
+               C.make_v2_point("shuffle", axes(1024), status="skipped", skip_reason="tile")]
+        vs = evaluate_v2(rule, pts)
+        self.assertEqual([v.verdict for v in vs], [V.HOLDS])
+        # paired by equal axis values: 0.6/0.5 and 0.9/0.7
+        self.assertIn("group_size=64 segment=1024: speedup 1.2x", vs[0].detail)
+        self.assertIn("group_size=256 segment=1024: speedup 1.29x", vs[0].detail)
+        self.assertIn("GB/s", vs[0].detail)
+        # a wrong case: shuffle slower at one size
+        pts[3] = C.make_v2_point("shuffle", axes(256), 0.6)
+        self.assertEqual([v.verdict for v in evaluate_v2(rule, pts)], [V.DOES_NOT_HOLD])
+
+    def test_faster_all_candidates_skipped_is_not_run(self):
+        rule = {"kind": "faster", "candidate": {"variant": "shuffle"}, "baseline": {"variant": "tree"}}
+        vs = evaluate_v2(rule, [C.make_v2_point("tree", axes(64)),
+                                C.make_v2_point("shuffle", axes(64), status="skipped", skip_reason="no warp shuffle")])
+        self.assertEqual([v.verdict for v in vs], [V.NOT_RUN])
+        self.assertIn("no warp shuffle", vs[0].detail)
+
+
+FRACTION = {"kind": "fraction_of_ceiling", "candidate": {"framework": "reduction"}, "rate": "dram@reduce",
+            "at": "largest", "min_fraction": 0.8}
+
+
+class FractionOfCeilingTest(unittest.TestCase):
+    def test_holds(self):
+        vs = evaluate_v2(FRACTION, [C.make_v2_point(axes=axes(64), fraction=0.85),
+                                    C.make_v2_point(axes=axes(256), fraction=0.92)])
+        self.assertEqual([v.verdict for v in vs], [V.HOLDS])
+        self.assertIn("85.0% of d2d_copy (2000.0 GB/s)", vs[0].detail)
+        self.assertLess(vs[0].detail.index("group_size=64"), vs[0].detail.index("group_size=256"))
+        self.assertIn("92.0% of d2d_copy", vs[0].detail)
+
+    def test_does_not_hold_when_one_fraction_is_low(self):
+        vs = evaluate_v2(FRACTION, [C.make_v2_point(axes=axes(64), fraction=0.55),
+                                    C.make_v2_point(axes=axes(256), fraction=0.92)])
+        self.assertEqual([v.verdict for v in vs], [V.DOES_NOT_HOLD])
+        self.assertIn("needs >= 80.0%", vs[0].detail)
+        self.assertIn("group_size=64 segment=1024: dram@reduce 1100.0 GB/s = 55.0%", vs[0].detail)
+        self.assertNotIn("92.0%", vs[0].detail)  # only the low ones are listed
+
+    def test_exactly_min_fraction_holds(self):
+        vs = evaluate_v2(dict(FRACTION, min_fraction=0.75), [C.make_v2_point(fraction=0.75)])
+        self.assertEqual([v.verdict for v in vs], [V.HOLDS])
+
+    def test_not_run_without_rate_or_ceiling(self):
+        vs = evaluate_v2(FRACTION, [C.make_v2_point(axes=axes(64), fraction=None),
+                                    C.make_v2_point(axes=axes(256), ceiling=None)])
+        self.assertEqual([v.verdict for v in vs], [V.NOT_RUN])
+        self.assertIn("no rate 'dram@reduce'", vs[0].detail)
+        self.assertIn("has no measured ceiling", vs[0].detail)
+        # version 1 points have no rates at all
+        vs = evaluate(FRACTION, [C.make_point("reduction", "cuda", "1MiB", MiB, 1.0)])
+        self.assertEqual([v.verdict for v in vs], [V.NOT_RUN])
+
+    def test_failed_validation_does_not_hold(self):
+        vs = evaluate_v2(FRACTION, [C.make_v2_point(axes=axes(64), fraction=0.95, validation="failed"),
+                                    C.make_v2_point(axes=axes(256), fraction=0.95)])
+        self.assertEqual([v.verdict for v in vs], [V.DOES_NOT_HOLD])
+        self.assertIn("invalid result", vs[0].detail)
+
+    def test_at_largest_vs_all(self):
+        pts = [C.make_v2_point(axes=axes(256), label="4MiB", size=4 * MiB, fraction=0.3),
+               C.make_v2_point(axes=axes(256), fraction=0.9)]
+        self.assertEqual([v.verdict for v in evaluate_v2(FRACTION, pts)], [V.HOLDS])
+        vs = evaluate_v2(dict(FRACTION, at="all"), pts)
+        self.assertEqual([v.verdict for v in vs], [V.DOES_NOT_HOLD])
+        self.assertIn("4MiB", vs[0].detail)
+
+    def test_skipped_and_error_points(self):
+        pts = [C.make_v2_point(axes=axes(64), fraction=0.9),
+               C.make_v2_point(axes=axes(1024), status="skipped", skip_reason="tile"),
+               C.make_v2_point(axes=axes(128), status="error", error="out of memory")]
+        vs = evaluate_v2(FRACTION, pts)
+        self.assertEqual([v.verdict for v in vs], [V.HOLDS])
+        self.assertIn("out of memory", vs[0].detail)
+        only_skipped = evaluate_v2(FRACTION, [pts[1]])
+        self.assertEqual([v.verdict for v in only_skipped], [V.NOT_RUN])
+
+    def test_per_device(self):
+        vs = by_backend(evaluate_v2(FRACTION, [
+            C.make_v2_point(fraction=0.9),
+            C.make_v2_point(backend="opencl", device_name="PoCL", fraction=0.4)]))
+        self.assertEqual(vs["cuda"].verdict, V.HOLDS)
+        self.assertEqual(vs["opencl"].verdict, V.DOES_NOT_HOLD)
+
+    def test_best_of(self):
+        pts = [C.make_v2_point(axes=axes(64, 1024), fraction=0.5), C.make_v2_point(axes=axes(256, 1024), fraction=0.85),
+               C.make_v2_point(axes=axes(64, 65536), fraction=0.6), C.make_v2_point(axes=axes(256, 65536), fraction=0.7)]
+        rule = dict(FRACTION, best_of="group_size")
+        vs = evaluate_v2(rule, pts)
+        self.assertEqual([v.verdict for v in vs], [V.DOES_NOT_HOLD])  # best at segment 65536 is 70%
+        self.assertIn("segment=65536: dram@reduce 1400.0 GB/s = 70.0%", vs[0].detail)
+        self.assertNotIn("50.0%", vs[0].detail)
+        pts[3] = C.make_v2_point(axes=axes(256, 65536), fraction=0.81)
+        self.assertEqual([v.verdict for v in evaluate_v2(rule, pts)], [V.HOLDS])
+        self.assertEqual([v.verdict for v in evaluate_v2(FRACTION, pts)], [V.DOES_NOT_HOLD])  # without best_of
+
+    def test_bad_spec(self):
+        vs = evaluate_v2({"kind": "fraction_of_ceiling", "candidate": {}}, [C.make_v2_point()])
+        self.assertTrue(vs[0].verdict.startswith("not evaluated (bad fraction_of_ceiling rule"))
+
+
+MONO = {"kind": "monotone", "candidate": {"variant": "tree"}, "x": "group_size",
+        "metric": "fraction:dram@reduce", "direction": "increasing", "tolerance": 0.05}
+
+
+def sweep(fractions, seg="1024", **kw):
+    return [C.make_v2_point(axes=axes(gs, seg), fraction=f, **kw) for gs, f in zip((64, 128, 256, 512), fractions)]
+
+
+class MonotoneTest(unittest.TestCase):
+    def test_holds_within_tolerance(self):
+        vs = evaluate_v2(MONO, sweep([0.5, 0.7, 0.68, 0.8]))  # 0.7 -> 0.68 is -2.9%
+        self.assertEqual([v.verdict for v in vs], [V.HOLDS])
+        self.assertIn("group_size=64 0.5, group_size=128 0.7, group_size=256 0.68, group_size=512 0.8",
+                      vs[0].detail)
+
+    def test_does_not_hold_against_the_direction(self):
+        vs = evaluate_v2(MONO, sweep([0.5, 0.7, 0.6, 0.8]))  # 0.7 -> 0.6 is -14.3%
+        self.assertEqual([v.verdict for v in vs], [V.DOES_NOT_HOLD])
+        self.assertIn("group_size=128 -> 256: 0.7 -> 0.6 (-14.3%)", vs[0].detail)
+
+    def test_decreasing_total_time(self):
+        rule = dict(MONO, metric="reduce", direction="decreasing")
+        # higher fractions = shorter reduce phases
+        self.assertEqual([v.verdict for v in evaluate_v2(rule, sweep([0.5, 0.6, 0.7, 0.8]))], [V.HOLDS])
+        self.assertEqual([v.verdict for v in evaluate_v2(rule, sweep([0.5, 0.6, 0.4, 0.8]))], [V.DOES_NOT_HOLD])
+
+    def test_per_series(self):
+        # each segment's line increases; merged into one series they would not
+        pts = sweep([0.2, 0.3, 0.4, 0.5], seg="1024") + sweep([0.6, 0.7, 0.8, 0.9], seg="65536")
+        vs = evaluate_v2(MONO, pts)
+        self.assertEqual([v.verdict for v in vs], [V.HOLDS])
+        self.assertIn("segment=1024", vs[0].detail)
+        self.assertIn("segment=65536", vs[0].detail)
+        pts[-1] = C.make_v2_point(axes=axes(512, 65536), fraction=0.5)  # one line breaks
+        vs = evaluate_v2(MONO, pts)
+        self.assertEqual([v.verdict for v in vs], [V.DOES_NOT_HOLD])
+        self.assertIn("segment=65536", vs[0].detail.split("broken:")[1])
+
+    def test_per_device(self):
+        pts = sweep([0.5, 0.6, 0.7, 0.8]) + sweep([0.8, 0.6, 0.5, 0.4], backend="opencl", device_name="PoCL")
+        vs = by_backend(evaluate_v2(MONO, pts))
+        self.assertEqual((vs["cuda"].verdict, vs["opencl"].verdict), (V.HOLDS, V.DOES_NOT_HOLD))
+
+    def test_not_run_with_fewer_than_two_points_per_series(self):
+        pts = sweep([0.5, 0.6])
+        pts[1] = C.make_v2_point(axes=axes(128), status="error", error="launch failed")
+        vs = evaluate_v2(MONO, pts + [C.make_v2_point(axes=axes(256), status="skipped")])
+        self.assertEqual([v.verdict for v in vs], [V.NOT_RUN])
+        self.assertIn("launch failed", vs[0].detail)
+
+    def test_failed_point_does_not_hold(self):
+        pts = sweep([0.5, 0.6, 0.7])
+        pts[1] = C.make_v2_point(axes=axes(128), fraction=0.6, validation="failed")
+        self.assertEqual([v.verdict for v in evaluate_v2(MONO, pts)], [V.DOES_NOT_HOLD])
+
+    def test_skipped_point_is_ignored(self):
+        pts = sweep([0.5, 0.6, 0.7]) + [C.make_v2_point(axes=axes(512), status="skipped", skip_reason="tile")]
+        self.assertEqual([v.verdict for v in evaluate_v2(MONO, pts)], [V.HOLDS])
+
+    def test_size_bytes_on_version_1_points(self):
+        rule = {"kind": "monotone", "candidate": {"framework": "mars"}, "x": "size_bytes",
+                "metric": "total_ms", "direction": "increasing", "tolerance": 0.0}
+        pts = [C.make_point("mars", "cuda", f"{s}MiB", s * MiB, t) for s, t in ((1, 1.0), (2, 1.5), (4, 3.0))]
+        self.assertEqual([v.verdict for v in evaluate(rule, pts)], [V.HOLDS])
+        pts[2] = C.make_point("mars", "cuda", "4MiB", 4 * MiB, 1.4)
+        self.assertEqual([v.verdict for v in evaluate(rule, pts)], [V.DOES_NOT_HOLD])
+
+    def test_bad_spec(self):
+        vs = evaluate_v2(dict(MONO, direction="up"), sweep([0.5, 0.6]))
+        self.assertTrue(vs[0].verdict.startswith("not evaluated (bad monotone rule"))
+        vs = evaluate_v2({k: v for k, v in MONO.items() if k != "x"}, sweep([0.5, 0.6]))
+        self.assertTrue(vs[0].verdict.startswith("not evaluated (bad monotone rule"))
 
 
 class HelpersTest(unittest.TestCase):

@@ -91,9 +91,8 @@ KERNEL mars_bitonic_step(GLOBAL MarsRecord* recs, GLOBAL const uchar* keys, u32 
 /* The steps with distance j < MARS_SORT_TILE stay inside one tile of
  * MARS_SORT_TILE records, so a work-group does them all in local memory: one
  * launch sorts every tile from scratch (stages k <= tile), and one launch per
- * larger stage finishes that stage after its long-distance global steps. */
-#define MARS_SORT_GROUP 512
-#define MARS_SORT_TILE (2 * MARS_SORT_GROUP)
+ * larger stage finishes that stage after its long-distance global steps.
+ * MARS_SORT_GROUP and MARS_SORT_TILE: mars_types.clh (via mars_emit.clh). */
 
 /* k_max = 0: sort each tile (all stages up to the tile size); else finish stage
  * k_max with the steps j = tile/2 .. 1. The barriers stay in the kernel body's

@@ -55,7 +55,7 @@ TEST_P(MarsTest, ReportsPhasesAndWork) {
   for (const auto& p : r.measurement.phases) names.push_back(p.name);
   EXPECT_EQ(names, (std::vector<std::string>{"preprocess", "copy_in", "map_count", "map", "sort",
                                              "reduce", "copy_out"}));
-  EXPECT_EQ(r.work.intermediate_pairs, 6u);
+  EXPECT_EQ(r.work.item("intermediate_pairs"), 6u);
   EXPECT_EQ(r.output.size(), 3u);
 }
 

@@ -74,6 +74,22 @@ std::string index_message(int index, int count) {
   return "no CUDA device " + std::to_string(index) + " (found " + std::to_string(count) + ")";
 }
 
+// "0000:19:00.0" (lower-case hex, the form the OpenCL backend writes).
+std::string pci_bus_id(int index, const cudaDeviceProp& prop) {
+  char text[64] = {};
+  unsigned domain = 0, bus = 0, device = 0, function = 0;
+  if (cudaDeviceGetPCIBusId(text, static_cast<int>(sizeof text - 1), index) != cudaSuccess ||
+      std::sscanf(text, "%x:%x:%x.%x", &domain, &bus, &device, &function) != 4) {
+    clear_last_error();
+    domain = static_cast<unsigned>(prop.pciDomainID);
+    bus = static_cast<unsigned>(prop.pciBusID);
+    device = static_cast<unsigned>(prop.pciDeviceID);
+    function = 0;
+  }
+  std::snprintf(text, sizeof text, "%04x:%02x:%02x.%x", domain, bus, device, function);
+  return text;
+}
+
 // Properties of device `index`; throws RunError when they cannot be read.
 DeviceInfo describe(int index) {
   cudaDeviceProp prop{};
@@ -98,7 +114,10 @@ DeviceInfo describe(int index) {
   info.global_memory_bytes = prop.totalGlobalMem;
   info.max_allocation_bytes = prop.totalGlobalMem;
   info.local_memory_bytes = prop.sharedMemPerBlock;
+  info.local_memory_optin_bytes = prop.sharedMemPerBlockOptin;
   info.l2_cache_bytes = prop.l2CacheSize > 0 ? static_cast<std::uint64_t>(prop.l2CacheSize) : 0;
+  info.l2_cache_source = "cudaDeviceProp::l2CacheSize";
+  info.pci_bus_id = pci_bus_id(index, prop);
   info.compute_units = prop.multiProcessorCount;
   info.max_work_group_size = prop.maxThreadsPerBlock;
   info.warp_size = prop.warpSize;
@@ -174,6 +193,12 @@ class CudaQueue final : public Queue {
   CudaQueue(int index, std::string device_name)
       : index_(index), device_name_(std::move(device_name)) {
     activate(index_);
+    check(cudaDeviceGetAttribute(&shared_optin_, cudaDevAttrMaxSharedMemoryPerBlockOptin, index_),
+          "cudaDeviceGetAttribute(cudaDevAttrMaxSharedMemoryPerBlockOptin)");
+    if (shared_optin_ <= 0) {
+      check(cudaDeviceGetAttribute(&shared_optin_, cudaDevAttrMaxSharedMemoryPerBlock, index_),
+            "cudaDeviceGetAttribute(cudaDevAttrMaxSharedMemoryPerBlock)");
+    }
     check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
   }
 
@@ -252,7 +277,7 @@ class CudaQueue final : public Queue {
                      " groups (the CUDA grid limit is 2^31-1)");
     }
     activate(index_);
-    const KernelMeta& meta = meta_for(function, name);
+    KernelMeta& meta = meta_for(function, name);
     if (shape.group_size > static_cast<std::uint32_t>(meta.max_threads)) {
       throw RunError("kernel '" + name + "' launched with groups of " +
                      std::to_string(shape.group_size) + " but it can run at most " +
@@ -266,10 +291,24 @@ class CudaQueue final : public Queue {
 
     slots_.resize(args.size());
     argv_.resize(args.size());
+    std::size_t dynamic_shared = 0;
+    bool dynamic_seen = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
       const KernelArg& arg = args[i];
       std::size_t size = 0;
-      if (arg.buffer) {
+      if (arg.local) {
+        // LOCAL_DYNAMIC_PARAM's unused pointer: null; the memory is the launch's
+        // dynamic shared memory.
+        if (dynamic_seen) {
+          throw RunError("kernel '" + name + "' argument " + std::to_string(i) +
+                         ": at most one dynamic local-memory argument per launch");
+        }
+        dynamic_seen = true;
+        dynamic_shared = arg.local_bytes;
+        void* pointer = nullptr;
+        size = sizeof pointer;
+        std::memcpy(slots_[i].bytes, &pointer, size);
+      } else if (arg.buffer) {
         void* pointer = arg.buffer->handle();  // an empty Buffer passes a null pointer, like OpenCL
         size = sizeof pointer;
         std::memcpy(slots_[i].bytes, &pointer, size);
@@ -291,8 +330,11 @@ class CudaQueue final : public Queue {
       argv_[i] = slots_[i].bytes;
     }
 
-    cudaError_t err = cudaLaunchKernel(function, dim3(shape.groups), dim3(shape.group_size),
-                                       argv_.empty() ? nullptr : argv_.data(), 0, stream_);
+    if (dynamic_seen) reserve_dynamic_shared(function, name, meta, dynamic_shared);
+
+    cudaError_t err =
+        cudaLaunchKernel(function, dim3(shape.groups), dim3(shape.group_size),
+                         argv_.empty() ? nullptr : argv_.data(), dynamic_shared, stream_);
     // Launch configuration errors; the kernel's own faults surface at finish().
     const cudaError_t last = cudaGetLastError();
     if (err == cudaSuccess) err = last;
@@ -302,6 +344,8 @@ class CudaQueue final : public Queue {
       check(err, "cudaLaunchKernel", context.c_str());
     }
   }
+
+  void* native_handle() override { return stream_; }
 
   void finish() override {
     // No cudaSetDevice here: the stream knows its device, and after a kernel
@@ -364,7 +408,9 @@ class CudaQueue final : public Queue {
   // What the launch checks need to know about one kernel, read once per queue.
   struct KernelMeta {
     int max_threads = 0;
-    bool params_known = false;  // false when cudaFuncGetParamInfo is not supported
+    std::size_t static_shared = 0;  // bytes of __shared__ arrays
+    std::size_t max_dynamic = 0;    // cudaFuncAttributeMaxDynamicSharedMemorySize now set
+    bool params_known = false;      // false when cudaFuncGetParamInfo is not supported
     std::vector<std::size_t> param_sizes;
   };
 
@@ -372,7 +418,30 @@ class CudaQueue final : public Queue {
     unsigned char bytes[8];
   };
 
-  const KernelMeta& meta_for(const void* function, const std::string& name) {
+  // Checks `bytes` of dynamic shared memory against the device's opt-in
+  // maximum (less the kernel's static shared memory) and, above the default
+  // 48 KiB, opts the kernel in with cudaFuncSetAttribute.
+  void reserve_dynamic_shared(const void* function, const std::string& name, KernelMeta& meta,
+                              std::size_t bytes) {
+    if (bytes == 0) {
+      throw RunError("kernel '" + name + "': dynamic local memory of 0 bytes (ask for at least 1)");
+    }
+    const std::size_t limit = static_cast<std::size_t>(shared_optin_);
+    if (bytes > limit || meta.static_shared > limit - bytes) {
+      throw RunError("kernel '" + name + "' asks for " + std::to_string(bytes) +
+                     " bytes of dynamic local memory; with its " +
+                     std::to_string(meta.static_shared) +
+                     " bytes of static shared memory the most a block can have on " + device_name_ +
+                     " is " + std::to_string(limit) + " bytes (sharedMemPerBlockOptin)");
+    }
+    if (bytes <= meta.max_dynamic) return;
+    check(cudaFuncSetAttribute(function, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               static_cast<int>(bytes)),
+          "cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize)", name.c_str());
+    meta.max_dynamic = bytes;
+  }
+
+  KernelMeta& meta_for(const void* function, const std::string& name) {
     auto it = meta_.find(function);
     if (it != meta_.end()) return it->second;
     KernelMeta meta;
@@ -384,6 +453,9 @@ class CudaQueue final : public Queue {
                      ": CUDA error in cudaFuncGetAttributes: " + error_text(err));
     }
     meta.max_threads = attributes.maxThreadsPerBlock;
+    meta.static_shared = attributes.sharedSizeBytes;
+    meta.max_dynamic = static_cast<std::size_t>(
+        attributes.maxDynamicSharedSizeBytes > 0 ? attributes.maxDynamicSharedSizeBytes : 0);
     // The argument check probes parameters until the query fails, and
     // compute-sanitizer reports each such failure as an API error: it is on
     // only when HARNESS_CHECK_KERNEL_ARGS=1 (the tests set it).
@@ -432,6 +504,7 @@ class CudaQueue final : public Queue {
 
   int index_;
   std::string device_name_;
+  int shared_optin_ = 0;  // most shared memory per block after opting in
   cudaStream_t stream_ = nullptr;
   std::vector<ArgSlot> slots_;  // argument storage, kept for reuse between launches
   std::vector<void*> argv_;
@@ -473,27 +546,40 @@ class CudaDevice final : public Device {
     return Buffer(pointer, bytes, &free_device);
   }
 
-  HostBuffer allocate_host(std::size_t bytes, bool pinned) override {
+  using Device::allocate_host;
+  HostBuffer allocate_host(std::size_t bytes, HostMemory kind) override {
     const std::size_t request = bytes == 0 ? 1 : bytes;
     void* pointer = nullptr;
-    if (!pinned) {
+    if (kind == HostMemory::pageable) {
       pointer = std::malloc(request);
       if (!pointer) {
         throw DeviceOutOfMemory("out of host memory: could not allocate " + mib(bytes) +
                                 " of host memory");
       }
-      return HostBuffer(pointer, bytes, &free_plain);
+      return HostBuffer(pointer, bytes, &free_plain, HostMemory::pageable);
     }
     activate(info_.index);
-    // Portable: pinned for every device's context, not only this one.
-    const cudaError_t err = cudaHostAlloc(&pointer, request, cudaHostAllocPortable);
+    // Portable: pinned for every device's context, not only this one. Mapped:
+    // also in the device's address space (zero-copy).
+    const bool mapped = kind == HostMemory::mapped;
+    const unsigned flags = cudaHostAllocPortable | (mapped ? cudaHostAllocMapped : 0u);
+    const cudaError_t err = cudaHostAlloc(&pointer, request, flags);
     if (err == cudaErrorMemoryAllocation) {
       clear_last_error();
-      throw DeviceOutOfMemory("out of host memory: could not allocate " + mib(bytes) +
-                              " of pinned (page-locked) host memory");
+      throw DeviceOutOfMemory("out of host memory: could not allocate " + mib(bytes) + " of " +
+                              (mapped ? "mapped" : "pinned") + " (page-locked) host memory");
     }
     check(err, "cudaHostAlloc");
-    return HostBuffer(pointer, bytes, &free_pinned);
+    if (!mapped) return HostBuffer(pointer, bytes, &free_pinned, HostMemory::pinned);
+    void* device_pointer = nullptr;
+    const cudaError_t map_err = cudaHostGetDevicePointer(&device_pointer, pointer, 0);
+    if (map_err != cudaSuccess) {
+      free_pinned(pointer);
+      check(map_err, "cudaHostGetDevicePointer");
+    }
+    return HostBuffer(
+        pointer, bytes, HostMemory::mapped, [pointer] { free_pinned(pointer); },
+        Buffer(device_pointer, bytes, nullptr));
   }
 
   std::shared_ptr<Program> build(const ProgramSource& source) override {
@@ -538,6 +624,8 @@ class CudaDevice final : public Device {
   std::unique_ptr<Queue> create_queue() override {
     return std::make_unique<CudaQueue>(info_.index, info_.name);
   }
+  // native_handle() stays nullptr: CUDA code uses info().index after make_current().
+  void make_current() override { activate(info_.index); }
 
  private:
   DeviceInfo info_;

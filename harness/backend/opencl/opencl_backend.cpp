@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <mutex>
 
@@ -101,6 +102,37 @@ T device_value(cl_device_id d, cl_device_info what, T fallback = T{}) {
   return clGetDeviceInfo(d, what, sizeof(T), &v, nullptr) == CL_SUCCESS ? v : fallback;
 }
 
+// PCI location: cl_khr_pci_bus_info where the driver has it, else NVIDIA's
+// cl_nv_device_attribute_query (bus, slot = device << 3 | function, and the
+// domain on drivers that know CL_DEVICE_PCI_DOMAIN_ID_NV). Empty when unknown.
+std::string pci_bus_id(cl_device_id d, const std::string& extensions) {
+  constexpr cl_device_info kPciBusInfoKhr = 0x410F;
+  constexpr cl_device_info kPciBusIdNv = 0x4008, kPciSlotIdNv = 0x4009, kPciDomainIdNv = 0x400A;
+  if (extensions.find("cl_khr_pci_bus_info") != std::string::npos) {
+    struct {
+      cl_uint domain, bus, device, function;
+    } where{};
+    if (clGetDeviceInfo(d, kPciBusInfoKhr, sizeof where, &where, nullptr) == CL_SUCCESS) {
+      return fmt::format("{:04x}:{:02x}:{:02x}.{:x}", where.domain, where.bus, where.device,
+                         where.function);
+    }
+  }
+  if (extensions.find("cl_nv_device_attribute_query") != std::string::npos) {
+    cl_uint bus = 0, slot = 0, domain = 0;
+    if (clGetDeviceInfo(d, kPciBusIdNv, sizeof bus, &bus, nullptr) != CL_SUCCESS ||
+        clGetDeviceInfo(d, kPciSlotIdNv, sizeof slot, &slot, nullptr) != CL_SUCCESS) {
+      return {};
+    }
+    const std::string rest =
+        fmt::format("{:02x}:{:02x}.{:x}", bus & 0xffu, (slot >> 3) & 0x1fu, slot & 7u);
+    if (clGetDeviceInfo(d, kPciDomainIdNv, sizeof domain, &domain, nullptr) == CL_SUCCESS) {
+      return fmt::format("{:04x}:{}", domain, rest);
+    }
+    return rest;
+  }
+  return {};
+}
+
 struct Found {
   cl_platform_id platform;
   cl_device_id device;
@@ -150,6 +182,7 @@ DeviceInfo describe(const Found& f, int index) {
   info.max_allocation_bytes = device_value<cl_ulong>(f.device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
   info.local_memory_bytes = device_value<cl_ulong>(f.device, CL_DEVICE_LOCAL_MEM_SIZE);
   info.l2_cache_bytes = device_value<cl_ulong>(f.device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE);
+  info.l2_cache_source = "CL_DEVICE_GLOBAL_MEM_CACHE_SIZE";
   info.compute_units =
       static_cast<int>(device_value<cl_uint>(f.device, CL_DEVICE_MAX_COMPUTE_UNITS));
   info.max_work_group_size =
@@ -162,6 +195,7 @@ DeviceInfo describe(const Found& f, int index) {
     info.compute_capability = fmt::format("{}.{}", device_value<cl_uint>(f.device, kCcMajor),
                                           device_value<cl_uint>(f.device, kCcMinor));
   }
+  info.pci_bus_id = pci_bus_id(f.device, ext);
   return info;
 }
 
@@ -197,7 +231,8 @@ class ClProgram final : public Program {
 
 class ClQueue final : public Queue {
  public:
-  ClQueue(cl_context ctx, cl_device_id dev) {
+  ClQueue(cl_context ctx, cl_device_id dev)
+      : device_(dev), local_memory_bytes_(device_value<cl_ulong>(dev, CL_DEVICE_LOCAL_MEM_SIZE)) {
     cl_int err = CL_SUCCESS;
     queue_ = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
     check(err, "clCreateCommandQueue");
@@ -251,16 +286,33 @@ class ClQueue final : public Queue {
       throw RunError(fmt::format("empty launch shape for kernel '{}'", kernel.name()));
     }
     auto k = static_cast<cl_kernel>(kernel.handle());
+    bool dynamic_local = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
       const KernelArg& a = args[i];
       cl_int err;
-      if (a.buffer) {
+      if (a.local) {
+        check_dynamic_local(kernel.name(), i, a.local_bytes, dynamic_local);
+        dynamic_local = true;
+        err = clSetKernelArg(k, static_cast<cl_uint>(i), a.local_bytes, nullptr);
+      } else if (a.buffer) {
         cl_mem m = mem(*a.buffer);
         err = clSetKernelArg(k, static_cast<cl_uint>(i), sizeof(cl_mem), &m);
       } else {
         err = clSetKernelArg(k, static_cast<cl_uint>(i), a.size, a.bytes);
       }
       check(err, "clSetKernelArg", fmt::format("kernel '{}', argument {}", kernel.name(), i));
+    }
+    if (dynamic_local) {
+      // Static __local arrays plus the dynamic argument, as the driver counts them.
+      cl_ulong used = 0;
+      if (clGetKernelWorkGroupInfo(k, device_, CL_KERNEL_LOCAL_MEM_SIZE, sizeof used, &used,
+                                   nullptr) == CL_SUCCESS &&
+          used > local_memory_bytes_) {
+        throw RunError(fmt::format(
+            "kernel '{}' needs {} bytes of local memory (static and dynamic) but the device has "
+            "{} per work-group",
+            kernel.name(), used, local_memory_bytes_));
+      }
     }
     size_t local = shape.group_size;
     size_t global = static_cast<size_t>(shape.groups) * local;
@@ -271,6 +323,7 @@ class ClQueue final : public Queue {
     note(ev);
   }
   void finish() override { check(clFinish(queue_), "clFinish"); }
+  void* native_handle() override { return queue_; }
 
   void begin_span(const std::string& name) override {
     if (open_) throw RunError("span '" + name + "' begun inside span '" + current_.name + "'");
@@ -311,6 +364,25 @@ class ClQueue final : public Queue {
     cl_event last = nullptr;
   };
   static cl_mem mem(const Buffer& b) { return static_cast<cl_mem>(b.handle()); }
+  void check_dynamic_local(const std::string& kernel, std::size_t index, std::size_t bytes,
+                           bool seen_before) const {
+    if (seen_before) {
+      throw RunError(fmt::format(
+          "kernel '{}' argument {}: at most one dynamic local-memory argument per launch", kernel,
+          index));
+    }
+    if (bytes == 0) {
+      throw RunError(fmt::format(
+          "kernel '{}' argument {}: dynamic local memory of 0 bytes (ask for at least 1)", kernel,
+          index));
+    }
+    if (bytes > local_memory_bytes_) {
+      throw RunError(fmt::format(
+          "kernel '{}' argument {}: {} bytes of dynamic local memory exceed the device's {} bytes "
+          "of local memory per work-group",
+          kernel, index, bytes, local_memory_bytes_));
+    }
+  }
   static void bounds(const Buffer& b, std::size_t off, std::size_t bytes, const char* what) {
     if (off + bytes > b.size()) {
       throw RunError(fmt::format("{} of {} bytes at offset {} overruns a buffer of {} bytes", what,
@@ -338,6 +410,8 @@ class ClQueue final : public Queue {
     spans_.clear();
   }
 
+  cl_device_id device_;
+  cl_ulong local_memory_bytes_;
   cl_command_queue queue_ = nullptr;
   bool open_ = false;
   Span current_;
@@ -346,15 +420,25 @@ class ClQueue final : public Queue {
 
 class ClDevice final : public Device {
  public:
-  ClDevice(const Found& f, int index) : device_(f.device), info_(describe(f, index)) {
+  ClDevice(const Found& f, int index, const std::function<void(DeviceInfo&)>& refine)
+      : device_(f.device), info_(describe(f, index)) {
+    if (refine) refine(info_);
     cl_int err = CL_SUCCESS;
     context_ = clCreateContext(nullptr, 1, &device_, nullptr, nullptr, &err);
     check(err, "clCreateContext", info_.name);
     queue_ = std::make_unique<ClQueue>(context_, device_);
+    // Maps and unmaps host buffers, apart from the timed queues.
+    host_queue_ = clCreateCommandQueue(context_, device_, 0, &err);
+    if (err != CL_SUCCESS) {
+      queue_.reset();
+      clReleaseContext(context_);
+      check(err, "clCreateCommandQueue", "host-memory queue");
+    }
   }
   ~ClDevice() override {
     programs_.clear();
     queue_.reset();
+    clReleaseCommandQueue(host_queue_);  // host buffers still alive hold their own reference
     clReleaseContext(context_);
   }
   const DeviceInfo& info() const override { return info_; }
@@ -373,13 +457,58 @@ class ClDevice final : public Device {
     return Buffer(m, bytes, [](void* h) { clReleaseMemObject(static_cast<cl_mem>(h)); });
   }
 
-  // Plain page-aligned host memory: OpenCL pins through mapped buffers, which
-  // a later issue (BigKernel) adds with its own type.
-  HostBuffer allocate_host(std::size_t bytes, bool) override {
-    std::size_t rounded = ((bytes ? bytes : 1) + 4095) / 4096 * 4096;
-    void* p = std::aligned_alloc(4096, rounded);
-    if (!p) throw DeviceOutOfMemory(fmt::format("out of host memory allocating {} bytes", bytes));
-    return HostBuffer(p, bytes, [](void* q) { std::free(q); });
+  using Device::allocate_host;
+  // pageable: page-aligned malloc. pinned and mapped: the platform's pinned
+  // path (NVIDIA's OpenCL best-practice guide): a CL_MEM_ALLOC_HOST_PTR buffer,
+  // mapped once for the host and unmapped when the HostBuffer goes; writes and
+  // reads from its pointer (clEnqueueWrite/ReadBuffer) run at the pinned rate.
+  // mapped also hands kernels the buffer itself as device_view().
+  HostBuffer allocate_host(std::size_t bytes, HostMemory kind) override {
+    if (kind == HostMemory::pinned && bytes > info_.max_allocation_bytes) {
+      kind = HostMemory::pageable;  // larger than one buffer: documented fallback
+    }
+    if (kind == HostMemory::pageable) {
+      std::size_t rounded = ((bytes ? bytes : 1) + 4095) / 4096 * 4096;
+      void* p = std::aligned_alloc(4096, rounded);
+      if (!p) throw DeviceOutOfMemory(fmt::format("out of host memory allocating {} bytes", bytes));
+      return HostBuffer(
+          p, bytes, [](void* q) { std::free(q); }, HostMemory::pageable);
+    }
+    if (bytes > info_.max_allocation_bytes) {
+      throw DeviceOutOfMemory(fmt::format(
+          "out of host memory: {:.1f} MiB of mapped host memory exceed the largest single "
+          "allocation on {} ({:.1f} MiB)",
+          static_cast<double>(bytes) / 1048576.0, info_.name,
+          static_cast<double>(info_.max_allocation_bytes) / 1048576.0));
+    }
+    const std::size_t request = bytes ? bytes : 1;
+    cl_int err = CL_SUCCESS;
+    cl_mem m =
+        clCreateBuffer(context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, request, nullptr, &err);
+    check(
+        err, "clCreateBuffer(CL_MEM_ALLOC_HOST_PTR)",
+        fmt::format("{} bytes of {} host memory on {}", bytes, host_memory_name(kind), info_.name));
+    void* p = clEnqueueMapBuffer(host_queue_, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, request, 0,
+                                 nullptr, nullptr, &err);
+    if (err != CL_SUCCESS || !p) {
+      clReleaseMemObject(m);
+      check(err != CL_SUCCESS ? err : CL_INVALID_VALUE, "clEnqueueMapBuffer",
+            fmt::format("{} bytes of {} host memory on {}", bytes, host_memory_name(kind),
+                        info_.name));
+    }
+    cl_command_queue q = host_queue_;
+    clRetainCommandQueue(q);
+    auto release = [m, q, p] {
+      cl_event done = nullptr;
+      if (clEnqueueUnmapMemObject(q, m, p, 0, nullptr, &done) == CL_SUCCESS && done) {
+        clWaitForEvents(1, &done);
+        clReleaseEvent(done);
+      }
+      clReleaseMemObject(m);
+      clReleaseCommandQueue(q);
+    };
+    Buffer view = kind == HostMemory::mapped ? Buffer(m, bytes, nullptr) : Buffer();
+    return HostBuffer(p, bytes, kind, std::move(release), std::move(view));
   }
 
   std::shared_ptr<Program> build(const ProgramSource& source) override {
@@ -414,6 +543,7 @@ class ClDevice final : public Device {
   std::unique_ptr<Queue> create_queue() override {
     return std::make_unique<ClQueue>(context_, device_);
   }
+  void* native_handle() override { return context_; }
 
  private:
   std::string build_log(cl_program program) const {
@@ -437,6 +567,7 @@ class ClDevice final : public Device {
   DeviceInfo info_;
   cl_context context_ = nullptr;
   std::unique_ptr<ClQueue> queue_;
+  cl_command_queue host_queue_ = nullptr;
   std::map<std::string, std::shared_ptr<Program>> programs_;
 };
 
@@ -450,14 +581,14 @@ std::vector<DeviceInfo> list_devices(std::string* why_none) {
   return out;
 }
 
-std::unique_ptr<Device> open_device(int index) {
+std::unique_ptr<Device> open_device(int index, const std::function<void(DeviceInfo&)>& refine) {
   std::string why;
   auto found = enumerate(&why);
   if (index < 0 || static_cast<std::size_t>(index) >= found.size()) {
     throw NoDevice(
         found.empty() ? why : fmt::format("no OpenCL device {} (found {})", index, found.size()));
   }
-  return std::make_unique<ClDevice>(found[static_cast<std::size_t>(index)], index);
+  return std::make_unique<ClDevice>(found[static_cast<std::size_t>(index)], index, refine);
 }
 
 }  // namespace harness::backend::opencl

@@ -111,6 +111,6 @@ TEST_F(CompareTest, MalformedFileThrowsUsageError) {
                harness::UsageError);
   const std::string no_version = write("nov.json", R"({"points": []})");
   EXPECT_THROW(harness::compare_results(good, no_version, "total_ms", out), harness::UsageError);
-  const std::string future = write("future.json", R"({"schema_version": 2, "points": []})");
+  const std::string future = write("future.json", R"({"schema_version": 3, "points": []})");
   EXPECT_THROW(harness::compare_results(future, good, "total_ms", out), harness::UsageError);
 }

@@ -1,0 +1,251 @@
+#include "frameworks/reduction/reduction.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <ostream>
+#include <tuple>
+
+#include "frameworks/common/cuda_programs.h"
+#include "frameworks/common/mapreduce_runtime.h"
+#include "frameworks/cpu/cpu_runtime.h"
+#include "harness/core/errors.h"
+#include "harness/core/registry.h"
+#include "harness/core/stopwatch.h"
+
+namespace harness::reduction {
+namespace {
+
+constexpr std::uint32_t kMaxGroup = 1024;  // SEGMENT_SUM_MAX_GROUP in kernels/segment_sum.cl
+
+std::span<const float> as_floats(const PointContext& ctx) {
+  if (ctx.input_size % 4 != 0)
+    throw RunError(fmt::format(
+        "segsum: the input ({} bytes) is not a whole number of float32 values", ctx.input_size));
+  return {reinterpret_cast<const float*>(ctx.input), ctx.input_size / 4};
+}
+
+std::uint32_t segment_of(const PointContext& ctx, std::size_t values) {
+  const std::uint32_t segment = mapreduce::param_u32(ctx.params, "segment");
+  if (segment == 0) throw UsageError("segsum: segment must be at least 1");
+  if (values % segment != 0)
+    throw RunError(
+        fmt::format("segsum: {} values are not a whole number of segments of {}", values, segment));
+  return segment;
+}
+
+// References are computed once per (input, segment) and shared by every
+// variant measured on that input.
+const std::vector<double>& cached_reference(std::span<const float> in, std::uint32_t segment) {
+  static std::mutex mutex;
+  static std::map<std::tuple<const float*, std::size_t, std::uint32_t>, std::vector<double>> cache;
+  std::lock_guard lock(mutex);
+  auto key = std::make_tuple(in.data(), in.size(), segment);
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    if (cache.size() > 4) cache.clear();
+    it = cache.emplace(key, reference_sums(in, segment)).first;
+  }
+  return it->second;
+}
+
+// What both variants share: reference, validation, work, output dump.
+class SegmentSumPoint : public PointRunner {
+ public:
+  explicit SegmentSumPoint(const PointContext& ctx)
+      : values_(as_floats(ctx)),
+        segment_(segment_of(ctx, values_.size())),
+        policy_(ctx.validation),
+        out_(values_.size() / segment_) {}
+
+  void prepare() override { reference_ = &cached_reference(values_, segment_); }
+  std::string validate_last() override {
+    std::vector<double> got(out_.begin(), out_.end());
+    return compare_within_tolerance(*reference_, got, policy_);
+  }
+  void dump_output(std::ostream& out) const override {
+    for (std::size_t s = 0; s < out_.size(); ++s)
+      out << s << '\t' << fmt::format("{:.9g}", out_[s]) << '\n';
+  }
+
+ protected:
+  std::span<const float> values_;
+  std::uint32_t segment_;
+  ValidationPolicy policy_;
+  std::vector<float> out_;
+  const std::vector<double>* reference_ = nullptr;
+};
+
+// reduction/tree: the kernel above on a GPU backend (or PoCL).
+class TreePoint final : public SegmentSumPoint {
+ public:
+  TreePoint(const PointContext& ctx)
+      : SegmentSumPoint(ctx),
+        device_(*ctx.device),
+        group_size_(mapreduce::param_u32(ctx.params, "group_size")) {}
+
+  void prepare() override {
+    SegmentSumPoint::prepare();
+    backend::ProgramSource src;
+    src.name = "reduction/segment_sum";
+    src.opencl_files = {"frameworks/reduction/kernels/segment_sum.cl"};
+    src.cuda = cuda_program(src.name);
+    program_ = device_.build(src);
+    kernel_ = program_->kernel("segment_sum");
+    d_in_ = device_.allocate(values_.size() * 4);
+    d_out_ = device_.allocate(out_.size() * 4);
+  }
+  // Poisons the output (all-ones bytes are NaN) so an unwritten sum fails validation.
+  void before_repetition() override {
+    std::memset(out_.data(), 0xff, out_.size() * 4);
+    auto& q = device_.queue();
+    q.write(d_out_, 0, out_.data(), out_.size() * 4);
+    q.finish();
+    q.take_spans();
+  }
+  Measurement run_once() override {
+    auto& q = device_.queue();
+    Measurement m;
+    Stopwatch total;
+    const auto segments = static_cast<std::uint32_t>(out_.size());
+    q.begin_span("copy_in");
+    q.write(d_in_, 0, values_.data(), values_.size() * 4);
+    q.end_span();
+    q.begin_span("reduce");
+    q.launch(kernel_,
+             backend::LaunchShape{std::min<std::uint32_t>(segments, 1u << 20), group_size_}, d_in_,
+             segment_, segments, d_out_);
+    q.end_span();
+    q.begin_span("copy_out");
+    q.read(out_.data(), d_out_, 0, out_.size() * 4);
+    q.end_span();
+    q.finish();
+    m.total_ms = total.elapsed_ms();
+    for (auto& s : q.take_spans()) m.phases.push_back({s.name, s.milliseconds});
+    m.counters["segments"] = segments;
+    return m;
+  }
+  Work work() const override {
+    Work w;
+    w.input_bytes = values_.size() * 4;
+    w.items("elements", values_.size(), "reduce")
+        .reads(level::h2d, values_.size() * 4, "copy_in")
+        .reads(level::dram, values_.size() * 4, "reduce")
+        .writes(level::dram, out_.size() * 4, "reduce")
+        .writes(level::d2h, out_.size() * 4, "copy_out");
+    return w;
+  }
+
+ private:
+  backend::Device& device_;
+  std::uint32_t group_size_;
+  std::shared_ptr<backend::Program> program_;
+  backend::Kernel kernel_;
+  backend::Buffer d_in_, d_out_;
+};
+
+// reduction/cpu: every host core, eight float32 accumulators per segment
+// (independent chains the compiler can keep in flight).
+class CpuPoint final : public SegmentSumPoint {
+ public:
+  CpuPoint(const PointContext& ctx)
+      : SegmentSumPoint(ctx),
+        threads_(cpu::resolve_threads(mapreduce::param_u32(ctx.params, "threads"))) {}
+
+  void before_repetition() override { std::memset(out_.data(), 0xff, out_.size() * 4); }
+  Measurement run_once() override {
+    Measurement m;
+    Stopwatch total;
+    const std::size_t segments = out_.size();
+    cpu::parallel_for(threads_, [&](unsigned w) {
+      for (std::size_t s = w; s < segments; s += threads_) {
+        const float* seg = values_.data() + s * segment_;
+        float acc[8] = {};
+        std::uint32_t i = 0;
+        for (; i + 8 <= segment_; i += 8) {
+          for (int k = 0; k < 8; ++k) acc[k] += seg[i + static_cast<std::uint32_t>(k)];
+        }
+        for (; i < segment_; ++i) acc[0] += seg[i];
+        out_[s] = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+      }
+    });
+    m.total_ms = total.elapsed_ms();
+    m.phases.push_back({"reduce", m.total_ms});
+    m.counters["threads"] = threads_;
+    return m;
+  }
+  Work work() const override {
+    Work w;
+    w.input_bytes = values_.size() * 4;
+    w.items("elements", values_.size(), "reduce").reads(level::host, values_.size() * 4, "reduce");
+    return w;
+  }
+
+ private:
+  unsigned threads_;
+};
+
+std::string skip_tree(const PointContext& ctx) {
+  const std::uint32_t group = mapreduce::param_u32(ctx.params, "group_size");
+  const std::uint32_t segment = mapreduce::param_u32(ctx.params, "segment");
+  if (group == 0 || (group & (group - 1)) != 0 || group > kMaxGroup)
+    throw UsageError(
+        fmt::format("reduction/tree: group_size must be a power of two up to {}", kMaxGroup));
+  if (group > segment)
+    return fmt::format("a work-group of {} work-items is larger than its segment of {} values",
+                       group, segment);
+  if (ctx.device && group > static_cast<std::uint32_t>(ctx.device->info().max_work_group_size))
+    return fmt::format("{} allows at most {} work-items per group", ctx.device->info().name,
+                       ctx.device->info().max_work_group_size);
+  return "";
+}
+
+}  // namespace
+
+std::vector<double> reference_sums(std::span<const float> values, std::uint32_t segment) {
+  std::vector<double> sums(segment ? values.size() / segment : 0);
+  for (std::size_t s = 0; s < sums.size(); ++s) {
+    double acc = 0;
+    for (std::uint32_t i = 0; i < segment; ++i) acc += values[s * segment + i];
+    sums[s] = acc;
+  }
+  return sums;
+}
+
+void register_family() {
+  ValidationPolicy tolerance{"tolerance", 1e-4, 0};
+  Registry::instance().add_app(
+      {"segsum", "reduction",
+       "float32 sum of each segment of `segment` values (tolerance-validated)", "uniform-f32",
+       tolerance});
+  VariantInfo tree;
+  tree.framework = "reduction";
+  tree.name = "tree";
+  tree.description = "work-group per segment: strided partial sums, then a local-memory tree";
+  tree.backends = {backend::Kind::opencl, backend::Kind::cuda};
+  tree.default_params = {{"segment", "1024"}, {"group_size", "256"}};
+  tree.apps = {"segsum"};
+  tree.skip = skip_tree;
+  tree.make = [](const PointContext& ctx) -> std::unique_ptr<PointRunner> {
+    if (!ctx.device) throw UsageError("reduction/tree needs a GPU backend (opencl or cuda)");
+    return std::make_unique<TreePoint>(ctx);
+  };
+  Registry::instance().add_variant(std::move(tree));
+
+  VariantInfo host;
+  host.framework = "reduction";
+  host.name = "cpu";
+  host.description = "every host core, eight float32 accumulators per segment";
+  host.backends = {backend::Kind::cpu};
+  host.default_params = {{"segment", "1024"}, {"threads", "0"}};
+  host.apps = {"segsum"};
+  host.make = [](const PointContext& ctx) -> std::unique_ptr<PointRunner> {
+    return std::make_unique<CpuPoint>(ctx);
+  };
+  Registry::instance().add_variant(std::move(host));
+}
+
+}  // namespace harness::reduction

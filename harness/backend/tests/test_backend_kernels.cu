@@ -1,0 +1,20 @@
+// The kernels of backend_test_kernels.cl compiled by nvcc into a
+// CudaKernelTable, the way cmake/HarnessCudaPrograms.cmake builds framework
+// programs (two kernels here view the dynamic local memory as different types).
+#include "harness/backend/backend.h"
+#include "harness/dialect/dialect.h"
+
+namespace harness_backend_test_kernels {
+#include "harness/backend/tests/backend_test_kernels.cl"
+}  // namespace harness_backend_test_kernels
+
+const harness::backend::CudaKernelTable& harness_backend_test_cuda_kernels() {
+  namespace k = harness_backend_test_kernels;
+  static const harness::backend::CudaKernelTable table{{
+      {"add_u32", reinterpret_cast<const void*>(&k::add_u32)},
+      {"group_sum_u32", reinterpret_cast<const void*>(&k::group_sum_u32)},
+      {"group_max_u64", reinterpret_cast<const void*>(&k::group_max_u64)},
+      {"fill_local_u32", reinterpret_cast<const void*>(&k::fill_local_u32)},
+  }};
+  return table;
+}

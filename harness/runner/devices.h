@@ -1,0 +1,39 @@
+// The devices a run uses, opened once and shared by all its points, and the
+// host memory its inputs are loaded into.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "harness/backend/backend.h"
+
+namespace harness {
+
+class Devices {
+ public:
+  // The device of `kind` to use: `index` when given, else the first GPU-type
+  // device (OpenCL lists PoCL beside NVIDIA), else device 0. Null when the
+  // backend has none and `required` is false (then `why` says why); NoDevice
+  // when it is true.
+  backend::Device* get(backend::Kind kind, std::optional<int> index, bool required,
+                       std::string* why);
+  // `count` devices of `kind` starting at the one get() picks, in index order;
+  // fewer when fewer exist (the caller skips the point with a reason).
+  std::vector<backend::Device*> get_several(backend::Kind kind, std::optional<int> first, int count,
+                                            std::string* why);
+  // Pinned host memory from a GPU device when one is open (faster copies), else plain.
+  backend::HostBuffer host_buffer(std::size_t bytes);
+  // Evicts the device's L2 cache (for cold measurements) by writing a scratch
+  // buffer of twice its size; untimed.
+  void flush_l2(backend::Device& device);
+
+ private:
+  std::map<std::pair<backend::Kind, int>, std::unique_ptr<backend::Device>> open_;
+  std::map<backend::Device*, backend::Buffer> scratch_;
+};
+
+}  // namespace harness

@@ -1,0 +1,240 @@
+#include "harness/runner/point.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <iostream>
+#include <map>
+
+#include "harness/backend/cpu_device.h"
+#include "harness/core/errors.h"
+#include "harness/core/rates.h"
+#include "harness/core/stats.h"
+#include "harness/core/stopwatch.h"
+
+namespace harness {
+namespace {
+
+using nlohmann::json;
+
+json stats_json(const std::vector<double>& samples) {
+  stats::Summary s = stats::summarize(samples);
+  return {{"median", s.median}, {"min", s.min},       {"max", s.max},
+          {"mean", s.mean},     {"stddev", s.stddev}, {"n", s.n}};
+}
+
+json dataset_json(const Input& in) {
+  json j = {{"label", in.label},
+            {"path", in.file.path},
+            {"size_bytes", in.file.size_bytes},
+            {"checksum", in.file.checksum}};
+  j["generator"] = in.file.generator.empty() ? json(nullptr) : json(in.file.generator);
+  j["seed"] = in.file.generator.empty() ? json(nullptr) : json(in.file.seed);
+  return j;
+}
+
+std::string point_key(const Target& t, const Input& in) {
+  const backend::Device* dev = t.device();
+  std::string key = fmt::format("{}/{}/{}/{}:{}/{}/{}", t.variant->framework, t.variant->name,
+                                t.app, backend::kind_name(t.kind), dev ? dev->info().index : 0,
+                                in.file.generator.empty() ? "file" : in.file.generator, in.label);
+  for (const auto& [name, value] : t.axes) key += "/" + name + "=" + value;
+  return key;
+}
+
+json devices_json(const Target& t) {
+  json out = json::array();
+  if (t.devices.empty()) {
+    out.push_back({{"backend", "cpu"}, {"index", 0}, {"name", backend::cpu::cpu_model_name()}});
+    return out;
+  }
+  for (const backend::Device* d : t.devices) {
+    out.push_back({{"backend", backend::kind_name(d->info().kind)},
+                   {"index", d->info().index},
+                   {"name", d->info().name}});
+  }
+  if (t.variant->devices.with_host)
+    out.push_back({{"backend", "cpu"}, {"index", 0}, {"name", backend::cpu::cpu_model_name()}});
+  return out;
+}
+
+double rel_spread(const std::vector<double>& totals) {
+  if (totals.size() < 2) return 0;
+  stats::Summary s = stats::summarize(totals);
+  return s.mean > 0 ? s.stddev / s.mean : 0;
+}
+
+// Repetitions go on past the minimum until the spread target, max_reps or
+// the time limit; returns why they stopped, or "" to go on.
+std::string stop_reason(const MeasurementPolicy& p, const std::vector<double>& totals,
+                        double elapsed_s) {
+  const int n = static_cast<int>(totals.size());
+  if (n < p.min_reps) return "";
+  if (p.max_reps <= p.min_reps) return "min_reps";
+  if (p.target_rel_spread > 0 && n >= 2 && rel_spread(totals) <= p.target_rel_spread)
+    return "spread";
+  if (n >= p.max_reps) return "max_reps";
+  if (p.max_time_s > 0 && elapsed_s >= p.max_time_s) return "max_time";
+  return "";
+}
+
+void flush_if_cold(const Target& t, const PointSettings& s) {
+  if (!s.policy.cold || !s.devices) return;
+  for (backend::Device* d : t.devices) s.devices->flush_l2(*d);
+}
+
+}  // namespace
+
+json run_point(const Target& t, const Input& in, const PointSettings& settings,
+               std::unique_ptr<PointRunner>* keep) {
+  const backend::Device* dev = t.device();
+  const MeasurementPolicy& policy = settings.policy;
+  json params = json::object(), axes = json::object();
+  for (const auto& [k, v] : t.params) params[k] = v;
+  for (const auto& [k, v] : t.axes) axes[k] = v;
+  json p = {{"key", point_key(t, in)},
+            {"framework", t.variant->framework},
+            {"variant", t.variant->name},
+            {"app", t.app},
+            {"backend", backend::kind_name(t.kind)},
+            {"device_index", dev ? dev->info().index : 0},
+            {"device_name", dev ? dev->info().name : backend::cpu::cpu_model_name()},
+            {"devices", devices_json(t)},
+            {"dataset", dataset_json(in)},
+            {"params", params},
+            {"axes", axes},
+            {"warmup", policy.warmup},
+            {"repetitions", json::array()},
+            {"status", "ok"},
+            {"error", nullptr}};
+  const std::string reference = t.app + " CPU reference";
+  json validation_base = {{"kind", settings.validation.kind}, {"reference", reference}};
+  if (settings.validation.kind == "tolerance")
+    validation_base["tolerance"] = {{"rel", settings.validation.rel},
+                                    {"abs", settings.validation.abs}};
+  std::cerr << fmt::format("  {} ... ", p["key"].get<std::string>()) << std::flush;
+
+  std::vector<double> totals;
+  std::map<std::string, std::vector<double>> phases, counters;
+  std::vector<std::string> phase_order, counter_order;
+  std::string first_failure, stopped;
+  PointContext ctx;
+  ctx.device = t.device();
+  ctx.devices = t.devices;
+  ctx.app = t.app;
+  ctx.input = static_cast<const std::uint8_t*>(in.bytes.data());
+  ctx.input_size = in.file.size_bytes;
+  ctx.params = t.params;
+  ctx.validation = settings.validation;
+  try {
+    if (!t.skip_reason.empty()) throw SkipPoint(t.skip_reason);
+    if (t.variant->skip) {
+      if (std::string why = t.variant->skip(ctx); !why.empty()) throw SkipPoint(why);
+    }
+    std::unique_ptr<PointRunner> runner = t.variant->make(ctx);
+    runner->prepare();
+    for (int w = 0; w < policy.warmup; ++w) {  // first-touch, lazy allocation, caches
+      runner->before_repetition();
+      flush_if_cold(t, settings);
+      runner->run_once();
+      if (std::string bad = runner->validate_last(); !bad.empty() && first_failure.empty())
+        first_failure = "warm-up: " + bad;
+    }
+    Stopwatch measuring;
+    while ((stopped = stop_reason(policy, totals, measuring.elapsed_ms() / 1e3)).empty()) {
+      runner->before_repetition();
+      flush_if_cold(t, settings);
+      Measurement m = runner->run_once();
+      std::string bad = runner->validate_last();
+      if (!bad.empty() && first_failure.empty())
+        first_failure = fmt::format("repetition {}: {}", totals.size() + 1, bad);
+      json phase_ms = json::object(), rep_counters = json::object();
+      for (const auto& ph : m.phases) {
+        phase_ms[ph.name] = ph.ms;
+        if (!phases.count(ph.name)) phase_order.push_back(ph.name);
+        phases[ph.name].push_back(ph.ms);
+      }
+      for (const auto& [k, v] : m.counters) {
+        rep_counters[k] = v;
+        if (!counters.count(k)) counter_order.push_back(k);
+        counters[k].push_back(v);
+      }
+      totals.push_back(m.total_ms);
+      p["repetitions"].push_back({{"total_ms", m.total_ms},
+                                  {"phases_ms", phase_ms},
+                                  {"counters", rep_counters},
+                                  {"validation", bad.empty() ? "passed" : "failed"}});
+    }
+    Work w = runner->work();
+    p["work"] = w.to_json();
+    std::map<std::string, double> medians = {{"total_ms", stats::median(totals)}};
+    for (const auto& [name, xs] : phases) medians[name] = stats::median(xs);
+    p["rates"] = compute_rates(w, medians, settings.ceilings ? *settings.ceilings : json::array(),
+                               backend::kind_name(t.kind), dev ? dev->info().index : 0);
+    json c = json::object();
+    for (const auto& name : counter_order) c[name] = stats::median(counters[name]);
+    p["counters"] = c;
+    json v = validation_base;
+    v["status"] = first_failure.empty() ? "passed" : "failed";
+    v["message"] =
+        first_failure.empty()
+            ? "output equals the " + reference +
+                  (settings.validation.kind == "tolerance" ? " within the stated tolerance" : "")
+            : first_failure;
+    p["validation"] = v;
+    if (!first_failure.empty()) p["status"] = "failed";
+    if (keep) *keep = std::move(runner);
+  } catch (const UsageError&) {
+    throw;
+  } catch (const SkipPoint& e) {
+    p["status"] = "skipped";
+    p["skip_reason"] = e.what();
+  } catch (const KernelBuildError& e) {
+    std::cerr << "\n" << e.log() << "\n";
+    p["status"] = "error";
+    p["error"] = e.what();
+  } catch (const std::exception& e) {
+    p["status"] = "error";
+    p["error"] = e.what();
+  }
+  if (!p.contains("validation")) {
+    json v = validation_base;
+    const bool skipped = p["status"] == "skipped";
+    v["status"] = skipped ? "skipped" : "not_run";
+    v["message"] = skipped ? "the point was skipped" : "the point did not run";
+    p["validation"] = v;
+  }
+  p["phase_order"] = phase_order;
+  if (!totals.empty()) {
+    p["measurement"] = {{"warmup", policy.warmup},
+                        {"repetitions", totals.size()},
+                        {"stopped", stopped.empty() ? "error" : stopped},
+                        {"rel_spread", rel_spread(totals)},
+                        {"cold", policy.cold}};
+    json ph = json::object();
+    for (const auto& name : phase_order) ph[name] = stats_json(phases[name]);
+    std::vector<double> gbps;
+    for (double ms : totals)
+      gbps.push_back(static_cast<double>(in.file.size_bytes) / 1e9 / (ms / 1e3));
+    stats::Summary g = stats::summarize(gbps);
+    p["summary"] = {{"total_ms", stats_json(totals)},
+                    {"phases_ms", ph},
+                    {"throughput_gbps", {{"median", g.median}, {"min", g.min}, {"max", g.max}}}};
+  }
+  const std::string status = p["status"];
+  if (status == "ok") {
+    std::cerr << fmt::format("ok, median {:.3f} ms ({:.3f} GB/s, {} reps), validated\n",
+                             p["summary"]["total_ms"]["median"].get<double>(),
+                             p["summary"]["throughput_gbps"]["median"].get<double>(),
+                             totals.size());
+  } else if (status == "failed") {
+    std::cerr << "WRONG RESULT: " << first_failure << "\n";
+  } else if (status == "skipped") {
+    std::cerr << "skipped: " << p["skip_reason"].get<std::string>() << "\n";
+  } else {
+    std::cerr << "ERROR: " << p["error"].get<std::string>() << "\n";
+  }
+  return p;
+}
+
+}  // namespace harness

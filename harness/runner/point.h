@@ -1,0 +1,51 @@
+// Measuring one point: prepare, warm-up, repetitions under the experiment's
+// measurement policy, validation of every run, counters per repetition, and
+// the point's JSON (results/README.md) with its rates and fractions of the
+// measured ceilings.
+#pragma once
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "datasets/dataset.h"
+#include "harness/core/registry.h"
+#include "harness/runner/devices.h"
+#include "harness/runner/experiment.h"
+
+namespace harness {
+
+// What a point runs: a variant on an app, with its parameters, on its devices.
+struct Target {
+  const VariantInfo* variant = nullptr;
+  std::string app;
+  Params params;
+  std::vector<std::pair<std::string, std::string>> axes;  // swept values, also in params
+  backend::Kind kind = backend::Kind::cpu;
+  std::vector<backend::Device*> devices;  // empty for cpu; primary first
+  std::string skip_reason;                // set when the devices needed are not present
+  backend::Device* device() const { return devices.empty() ? nullptr : devices.front(); }
+};
+
+struct Input {
+  datasets::DatasetFile file;
+  std::string label;
+  backend::HostBuffer bytes;
+};
+
+struct PointSettings {
+  MeasurementPolicy policy;
+  ValidationPolicy validation;
+  bool validation_given = false;             // the spec stated a policy (else the family's own)
+  const nlohmann::json* ceilings = nullptr;  // the document's ceilings, for fractions
+  Devices* devices = nullptr;                // for cold runs (L2 flush)
+};
+
+// Runs one point. Errors become the point's status; only UsageError escapes.
+// `keep` receives the PointRunner (for --dump-output) when the point ran.
+nlohmann::json run_point(const Target& t, const Input& in, const PointSettings& settings,
+                         std::unique_ptr<PointRunner>* keep = nullptr);
+
+}  // namespace harness
