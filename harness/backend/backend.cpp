@@ -114,6 +114,7 @@ bool is_nvidia_with_bus_id(const DeviceInfo& info) {
 }
 #endif
 
+#ifdef HARNESS_HAVE_OPENCL
 // Corrections that need another backend's view of the same device.
 void refine_opencl_devices(std::vector<DeviceInfo>& devices) {
 #if defined(HARNESS_HAVE_OPENCL) && defined(HARNESS_HAVE_CUDA)
@@ -128,6 +129,7 @@ void refine_opencl_devices(std::vector<DeviceInfo>& devices) {
   (void)devices;
 #endif
 }
+#endif
 
 }  // namespace
 

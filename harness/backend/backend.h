@@ -103,9 +103,12 @@ class Buffer {
 //  - pageable: plain (page-aligned) host memory;
 //  - pinned: page-locked host memory, the fast path for Queue::write/read
 //    (CUDA cudaHostAlloc; OpenCL a CL_MEM_ALLOC_HOST_PTR buffer kept mapped);
-//  - mapped: pinned memory that kernels read and write directly (zero-copy),
-//    through device_view() (CUDA cudaHostAllocMapped; OpenCL a
-//    CL_MEM_ALLOC_HOST_PTR buffer kept mapped for the buffer's lifetime).
+//  - mapped: pinned memory that kernels read and write in place through
+//    device_view(). CUDA: cudaHostAllocMapped, zero-copy. OpenCL: a
+//    CL_MEM_ALLOC_HOST_PTR buffer kept mapped for the buffer's lifetime; a
+//    command that uses the view is bracketed by an unmap and a map (the OpenCL
+//    rule), which on PoCL costs nothing and on NVIDIA's driver migrates the
+//    whole buffer each time (that driver keeps a device copy: not zero-copy).
 enum class HostMemory { pageable, pinned, mapped };
 // "pageable", "pinned", "mapped".
 const char* host_memory_name(HostMemory kind);
@@ -146,8 +149,10 @@ class HostBuffer {
   std::size_t size() const { return size_; }
   HostMemory kind() const { return kind_; }
   // The device side of mapped memory, usable as a kernel argument and as a copy
-  // source (kernels see the host's writes and the host sees the kernels' writes
-  // after Queue::finish()). Throws RunError unless kind() is mapped.
+  // or read source: a command sees the host's earlier writes, and the host sees
+  // the command's writes after Queue::finish() (leave data() alone in between).
+  // Throws RunError unless kind() is mapped. Finish the queues that used it
+  // before the HostBuffer goes.
   const Buffer& device_view() const;
 
  private:

@@ -73,9 +73,9 @@ typedef long long i64;
  * launch's dynamic shared memory, declared as bytes so that kernels of one .cu
  * may view it as different types. */
 #define LOCAL_DYNAMIC_PARAM(type, name) type* name##_unused_
-#define LOCAL_DYNAMIC(type, name)                                        \
+#define LOCAL_DYNAMIC(type, name)                                         \
   extern __shared__ __align__(16) unsigned char harness_dynamic_local_[]; \
-  type* name = (type*)harness_dynamic_local_;                            \
+  type* name = (type*)harness_dynamic_local_;                             \
   (void)name##_unused_
 
 #define GLOBAL_ID ((u32)(blockIdx.x * blockDim.x + threadIdx.x))

@@ -8,6 +8,8 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
+#include <utility>
 
 #include "harness/core/embedded_files.h"
 #include "harness/core/errors.h"
@@ -229,10 +231,43 @@ class ClProgram final : public Program {
   std::map<std::string, cl_kernel> kernels_;
 };
 
+// Mapped host buffers of one context (cl_mem -> its host mapping), shared by
+// the device, its queues and the HostBuffers (which may outlive the device).
+// OpenCL lets no command use a region while it is mapped, and NVIDIA's driver
+// keeps its own device copy of a CL_MEM_ALLOC_HOST_PTR buffer: commands that
+// use a mapped buffer are bracketed by an unmap and a map at the same address.
+class MappedViews {
+ public:
+  struct Mapping {
+    void* pointer = nullptr;
+    std::size_t bytes = 0;  // the mapped size
+  };
+  void add(cl_mem m, Mapping mapping) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    mappings_[m] = mapping;
+  }
+  void remove(cl_mem m) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    mappings_.erase(m);
+  }
+  std::optional<Mapping> find(cl_mem m) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = mappings_.find(m);
+    if (it == mappings_.end()) return std::nullopt;
+    return it->second;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<cl_mem, Mapping> mappings_;
+};
+
 class ClQueue final : public Queue {
  public:
-  ClQueue(cl_context ctx, cl_device_id dev)
-      : device_(dev), local_memory_bytes_(device_value<cl_ulong>(dev, CL_DEVICE_LOCAL_MEM_SIZE)) {
+  ClQueue(cl_context ctx, cl_device_id dev, std::shared_ptr<MappedViews> views)
+      : device_(dev),
+        local_memory_bytes_(device_value<cl_ulong>(dev, CL_DEVICE_LOCAL_MEM_SIZE)),
+        views_(std::move(views)) {
     cl_int err = CL_SUCCESS;
     queue_ = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
     check(err, "clCreateCommandQueue");
@@ -256,20 +291,24 @@ class ClQueue final : public Queue {
   void read(void* dst, const Buffer& src, std::size_t off, std::size_t bytes) override {
     bounds(src, off, bytes, "read");
     if (bytes == 0) return;
-    cl_event ev = nullptr;
-    check(clEnqueueReadBuffer(queue_, mem(src), CL_TRUE, off, bytes, dst, 0, nullptr, &ev),
-          "clEnqueueReadBuffer");
-    note(ev);
+    with_mapped({&src}, [&] {
+      cl_event ev = nullptr;
+      check(clEnqueueReadBuffer(queue_, mem(src), CL_TRUE, off, bytes, dst, 0, nullptr, &ev),
+            "clEnqueueReadBuffer");
+      note(ev);
+    });
   }
   void copy(Buffer& dst, std::size_t doff, const Buffer& src, std::size_t soff,
             std::size_t bytes) override {
     bounds(dst, doff, bytes, "copy");
     bounds(src, soff, bytes, "copy");
     if (bytes == 0) return;
-    cl_event ev = nullptr;
-    check(clEnqueueCopyBuffer(queue_, mem(src), mem(dst), soff, doff, bytes, 0, nullptr, &ev),
-          "clEnqueueCopyBuffer");
-    note(ev);
+    with_mapped({&src}, [&] {
+      cl_event ev = nullptr;
+      check(clEnqueueCopyBuffer(queue_, mem(src), mem(dst), soff, doff, bytes, 0, nullptr, &ev),
+            "clEnqueueCopyBuffer");
+      note(ev);
+    });
   }
   void fill_zero(Buffer& dst, std::size_t off, std::size_t bytes) override {
     bounds(dst, off, bytes, "fill");
@@ -316,11 +355,17 @@ class ClQueue final : public Queue {
     }
     size_t local = shape.group_size;
     size_t global = static_cast<size_t>(shape.groups) * local;
-    cl_event ev = nullptr;
-    check(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, &ev),
-          "clEnqueueNDRangeKernel",
-          fmt::format("kernel '{}', {} x {}", kernel.name(), shape.groups, local));
-    note(ev);
+    std::vector<const Buffer*> buffers;
+    for (const KernelArg& a : args) {
+      if (a.buffer) buffers.push_back(a.buffer);
+    }
+    with_mapped(buffers, [&] {
+      cl_event ev = nullptr;
+      check(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, &ev),
+            "clEnqueueNDRangeKernel",
+            fmt::format("kernel '{}', {} x {}", kernel.name(), shape.groups, local));
+      note(ev);
+    });
   }
   void finish() override { check(clFinish(queue_), "clFinish"); }
   void* native_handle() override { return queue_; }
@@ -364,6 +409,61 @@ class ClQueue final : public Queue {
     cl_event last = nullptr;
   };
   static cl_mem mem(const Buffer& b) { return static_cast<cl_mem>(b.handle()); }
+
+  // Runs `enqueue` with the mapped host buffers among `buffers` unmapped before
+  // it and mapped again (non-blocking, at the same address) after it, all in
+  // this queue's order and inside the open span: the host sees the command's
+  // writes after finish(), as with CUDA's mapped memory.
+  template <class Enqueue>
+  void with_mapped(const std::vector<const Buffer*>& buffers, Enqueue enqueue) {
+    std::vector<std::pair<cl_mem, MappedViews::Mapping>> mapped;
+    for (const Buffer* b : buffers) {
+      if (!b || !b->valid()) continue;
+      cl_mem m = mem(*b);
+      bool seen = false;
+      for (const auto& entry : mapped) seen = seen || entry.first == m;
+      if (seen) continue;
+      if (auto mapping = views_->find(m)) mapped.emplace_back(m, *mapping);
+    }
+    if (mapped.empty()) {
+      enqueue();
+      return;
+    }
+    std::size_t unmapped = 0;
+    try {
+      for (; unmapped < mapped.size(); ++unmapped) {
+        const auto& [m, mapping] = mapped[unmapped];
+        cl_event ev = nullptr;
+        check(clEnqueueUnmapMemObject(queue_, m, mapping.pointer, 0, nullptr, &ev),
+              "clEnqueueUnmapMemObject", "mapped host memory used by a command");
+        note(ev);
+      }
+      enqueue();
+    } catch (...) {
+      remap(mapped, unmapped);
+      throw;
+    }
+    remap(mapped, unmapped);
+  }
+
+  void remap(const std::vector<std::pair<cl_mem, MappedViews::Mapping>>& mapped,
+             std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) {
+      const auto& [m, mapping] = mapped[i];
+      cl_int err = CL_SUCCESS;
+      cl_event ev = nullptr;
+      void* p = clEnqueueMapBuffer(queue_, m, CL_FALSE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                   mapping.bytes, 0, nullptr, &ev, &err);
+      check(err, "clEnqueueMapBuffer", "mapped host memory after a command");
+      note(ev);
+      if (p != mapping.pointer) {
+        throw RunError(fmt::format(
+            "OpenCL mapped host memory moved from {} to {} when mapped again: the driver gives "
+            "no stable zero-copy mapping",
+            mapping.pointer, p));
+      }
+    }
+  }
   void check_dynamic_local(const std::string& kernel, std::size_t index, std::size_t bytes,
                            bool seen_before) const {
     if (seen_before) {
@@ -412,6 +512,7 @@ class ClQueue final : public Queue {
 
   cl_device_id device_;
   cl_ulong local_memory_bytes_;
+  std::shared_ptr<MappedViews> views_;
   cl_command_queue queue_ = nullptr;
   bool open_ = false;
   Span current_;
@@ -426,7 +527,7 @@ class ClDevice final : public Device {
     cl_int err = CL_SUCCESS;
     context_ = clCreateContext(nullptr, 1, &device_, nullptr, nullptr, &err);
     check(err, "clCreateContext", info_.name);
-    queue_ = std::make_unique<ClQueue>(context_, device_);
+    queue_ = std::make_unique<ClQueue>(context_, device_, views_);
     // Maps and unmaps host buffers, apart from the timed queues.
     host_queue_ = clCreateCommandQueue(context_, device_, 0, &err);
     if (err != CL_SUCCESS) {
@@ -498,7 +599,13 @@ class ClDevice final : public Device {
     }
     cl_command_queue q = host_queue_;
     clRetainCommandQueue(q);
-    auto release = [m, q, p] {
+    std::shared_ptr<MappedViews> views;
+    if (kind == HostMemory::mapped) {
+      views = views_;
+      views->add(m, MappedViews::Mapping{p, request});
+    }
+    auto release = [m, q, p, views] {
+      if (views) views->remove(m);
       cl_event done = nullptr;
       if (clEnqueueUnmapMemObject(q, m, p, 0, nullptr, &done) == CL_SUCCESS && done) {
         clWaitForEvents(1, &done);
@@ -541,7 +648,7 @@ class ClDevice final : public Device {
   }
   Queue& queue() override { return *queue_; }
   std::unique_ptr<Queue> create_queue() override {
-    return std::make_unique<ClQueue>(context_, device_);
+    return std::make_unique<ClQueue>(context_, device_, views_);
   }
   void* native_handle() override { return context_; }
 
@@ -568,6 +675,7 @@ class ClDevice final : public Device {
   cl_context context_ = nullptr;
   std::unique_ptr<ClQueue> queue_;
   cl_command_queue host_queue_ = nullptr;
+  std::shared_ptr<MappedViews> views_ = std::make_shared<MappedViews>();
   std::map<std::string, std::shared_ptr<Program>> programs_;
 };
 
