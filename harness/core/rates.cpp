@@ -56,7 +56,7 @@ std::string ceiling_for(const std::string& name, bool is_bytes,
 
 nlohmann::json compute_rates(const Work& work, const std::map<std::string, double>& median_ms,
                              const nlohmann::json& device_ceilings, const std::string& backend,
-                             int device_index) {
+                             int device_index, const std::string& input_host_memory) {
   std::map<std::string, double> measured;
   for (const auto& c : device_ceilings) {
     if (c.value("backend", "") == backend && c.value("device_index", -1) == device_index)
@@ -71,8 +71,9 @@ nlohmann::json compute_rates(const Work& work, const std::map<std::string, doubl
     const double s = seconds(t.phase);
     if (s <= 0) continue;
     const std::string name = t.phase == kTotal ? t.level : t.level + "@" + t.phase;
-    const std::string ceiling =
-        t.ceiling.empty() ? ceiling_for(t.level, true, measured) : t.ceiling;
+    std::string ceiling = t.ceiling.empty() ? ceiling_for(t.level, true, measured) : t.ceiling;
+    if (t.ceiling.empty() && t.level == level::h2d && input_host_memory == "pageable")
+      ceiling = "h2d_pageable";
     const double gbps = static_cast<double>(t.read + t.written) / 1e9 / s;
     out.push_back(rate_entry(name, "bytes", gbps, t.phase == kTotal ? "total_ms" : t.phase, ceiling,
                              measured));

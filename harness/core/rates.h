@@ -25,9 +25,11 @@ std::string ceiling_for(const std::string& level_or_kind, bool is_bytes,
 // fraction}. `median_ms` maps "total_ms" and each phase to its median; a
 // quantity whose phase was not measured (or took 0 ms) is left out.
 // `device_ceilings` is the results document's ceiling entries (any device;
-// those of `backend`/`device_index` are used).
+// those of `backend`/`device_index` are used). Host-to-device bytes are judged
+// against the ceiling of `input_host_memory` ("pinned" -> h2d_pinned,
+// "pageable" -> h2d_pageable), the memory the point's input was read from.
 nlohmann::json compute_rates(const Work& work, const std::map<std::string, double>& median_ms,
                              const nlohmann::json& device_ceilings, const std::string& backend,
-                             int device_index);
+                             int device_index, const std::string& input_host_memory = "pinned");
 
 }  // namespace harness

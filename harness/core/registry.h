@@ -87,7 +87,8 @@ struct VariantInfo {
   std::function<std::unique_ptr<PointRunner>(const PointContext&)> make;
   // Optional: a non-empty reason to skip a combination of parameters (axis
   // values) before anything is built, recorded as a point with status
-  // "skipped". May also throw SkipPoint from make() or prepare().
+  // "skipped" (called before the input is loaded: ctx.input is null). May also
+  // throw SkipPoint from make() or prepare().
   std::function<std::string(const PointContext&)> skip;
   DeviceNeeds devices;
 

@@ -61,13 +61,12 @@ std::vector<backend::Device*> Devices::get_several(Kind kind, std::optional<int>
   return out;
 }
 
-backend::HostBuffer Devices::host_buffer(std::size_t bytes) {
-  for (Kind kind : {Kind::cuda, Kind::opencl}) {
-    for (auto& [key, dev] : open_) {
-      if (key.first == kind && dev->info().type == "gpu") return dev->allocate_host(bytes, true);
-    }
+backend::HostBuffer Devices::host_buffer(Kind kind, std::size_t bytes) {
+  for (auto& [key, dev] : open_) {
+    if (key.first == kind && dev->info().type == "gpu")
+      return dev->allocate_host(bytes, backend::HostMemory::pinned);
   }
-  return backend::cpu::open_device(0)->allocate_host(bytes, false);
+  return backend::cpu::open_device(0)->allocate_host(bytes, backend::HostMemory::pageable);
 }
 
 void Devices::flush_l2(backend::Device& device) {

@@ -25,8 +25,10 @@ class Devices {
   // fewer when fewer exist (the caller skips the point with a reason).
   std::vector<backend::Device*> get_several(backend::Kind kind, std::optional<int> first, int count,
                                             std::string* why);
-  // Pinned host memory from a GPU device when one is open (faster copies), else plain.
-  backend::HostBuffer host_buffer(std::size_t bytes);
+  // Host memory suited to `kind`'s copies: pinned by that backend's driver
+  // when one of its GPU-type devices is open (a CUDA-pinned page is not
+  // pinned for NVIDIA's OpenCL driver, and the reverse), plain otherwise.
+  backend::HostBuffer host_buffer(backend::Kind kind, std::size_t bytes);
   // Evicts the device's L2 cache (for cold measurements) by writing a scratch
   // buffer of twice its size; untimed.
   void flush_l2(backend::Device& device);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstring>
 #include <iostream>
 #include <map>
 
@@ -23,21 +24,22 @@ json stats_json(const std::vector<double>& samples) {
           {"mean", s.mean},     {"stddev", s.stddev}, {"n", s.n}};
 }
 
-json dataset_json(const Input& in) {
-  json j = {{"label", in.label},
-            {"path", in.file.path},
-            {"size_bytes", in.file.size_bytes},
-            {"checksum", in.file.checksum}};
-  j["generator"] = in.file.generator.empty() ? json(nullptr) : json(in.file.generator);
-  j["seed"] = in.file.generator.empty() ? json(nullptr) : json(in.file.seed);
+json dataset_json(Input& in) {
+  json j = {{"label", in.label()},
+            {"path", in.file().path},
+            {"size_bytes", in.file().size_bytes},
+            {"checksum", in.file().checksum}};
+  j["generator"] = in.file().generator.empty() ? json(nullptr) : json(in.file().generator);
+  j["seed"] = in.file().generator.empty() ? json(nullptr) : json(in.file().seed);
   return j;
 }
 
 std::string point_key(const Target& t, const Input& in) {
   const backend::Device* dev = t.device();
-  std::string key = fmt::format("{}/{}/{}/{}:{}/{}/{}", t.variant->framework, t.variant->name,
-                                t.app, backend::kind_name(t.kind), dev ? dev->info().index : 0,
-                                in.file.generator.empty() ? "file" : in.file.generator, in.label);
+  std::string key =
+      fmt::format("{}/{}/{}/{}:{}/{}/{}", t.variant->framework, t.variant->name, t.app,
+                  backend::kind_name(t.kind), dev ? dev->info().index : 0,
+                  in.file().generator.empty() ? "file" : in.file().generator, in.label());
   for (const auto& [name, value] : t.axes) key += "/" + name + "=" + value;
   return key;
 }
@@ -85,7 +87,19 @@ void flush_if_cold(const Target& t, const PointSettings& s) {
 
 }  // namespace
 
-json run_point(const Target& t, const Input& in, const PointSettings& settings,
+const backend::HostBuffer& Input::for_backend(backend::Kind kind, Devices& devices) {
+  auto it = copies_.find(kind);
+  if (it != copies_.end()) return it->second;
+  backend::HostBuffer buffer = devices.host_buffer(kind, file_.size_bytes);
+  if (copies_.empty()) {
+    datasets::load_file(file_.path, buffer.data(), file_.size_bytes);
+  } else if (file_.size_bytes > 0) {
+    std::memcpy(buffer.data(), copies_.begin()->second.data(), file_.size_bytes);
+  }
+  return copies_.emplace(kind, std::move(buffer)).first->second;
+}
+
+json run_point(const Target& t, Input& in, const PointSettings& settings,
                std::unique_ptr<PointRunner>* keep) {
   const backend::Device* dev = t.device();
   const MeasurementPolicy& policy = settings.policy;
@@ -122,8 +136,7 @@ json run_point(const Target& t, const Input& in, const PointSettings& settings,
   ctx.device = t.device();
   ctx.devices = t.devices;
   ctx.app = t.app;
-  ctx.input = static_cast<const std::uint8_t*>(in.bytes.data());
-  ctx.input_size = in.file.size_bytes;
+  ctx.input_size = in.file().size_bytes;
   ctx.params = t.params;
   ctx.validation = settings.validation;
   try {
@@ -131,6 +144,9 @@ json run_point(const Target& t, const Input& in, const PointSettings& settings,
     if (t.variant->skip) {
       if (std::string why = t.variant->skip(ctx); !why.empty()) throw SkipPoint(why);
     }
+    const backend::HostBuffer& bytes = in.for_backend(t.kind, *settings.devices);
+    p["dataset"]["host_memory"] = backend::host_memory_name(bytes.kind());
+    ctx.input = static_cast<const std::uint8_t*>(bytes.data());
     std::unique_ptr<PointRunner> runner = t.variant->make(ctx);
     runner->prepare();
     for (int w = 0; w < policy.warmup; ++w) {  // first-touch, lazy allocation, caches
@@ -170,7 +186,8 @@ json run_point(const Target& t, const Input& in, const PointSettings& settings,
     std::map<std::string, double> medians = {{"total_ms", stats::median(totals)}};
     for (const auto& [name, xs] : phases) medians[name] = stats::median(xs);
     p["rates"] = compute_rates(w, medians, settings.ceilings ? *settings.ceilings : json::array(),
-                               backend::kind_name(t.kind), dev ? dev->info().index : 0);
+                               backend::kind_name(t.kind), dev ? dev->info().index : 0,
+                               p["dataset"].value("host_memory", "pinned"));
     json c = json::object();
     for (const auto& name : counter_order) c[name] = stats::median(counters[name]);
     p["counters"] = c;
@@ -215,7 +232,7 @@ json run_point(const Target& t, const Input& in, const PointSettings& settings,
     for (const auto& name : phase_order) ph[name] = stats_json(phases[name]);
     std::vector<double> gbps;
     for (double ms : totals)
-      gbps.push_back(static_cast<double>(in.file.size_bytes) / 1e9 / (ms / 1e3));
+      gbps.push_back(static_cast<double>(in.file().size_bytes) / 1e9 / (ms / 1e3));
     stats::Summary g = stats::summarize(gbps);
     p["summary"] = {{"total_ms", stats_json(totals)},
                     {"phases_ms", ph},

@@ -4,6 +4,7 @@
 // measured ceilings.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -29,10 +30,21 @@ struct Target {
   backend::Device* device() const { return devices.empty() ? nullptr : devices.front(); }
 };
 
-struct Input {
-  datasets::DatasetFile file;
-  std::string label;
-  backend::HostBuffer bytes;
+// One dataset in host memory, loaded from disk once and copied, on first
+// use, into the host memory that suits each backend (Devices::host_buffer).
+class Input {
+ public:
+  Input(datasets::DatasetFile file, std::string label)
+      : file_(std::move(file)), label_(std::move(label)) {}
+  const datasets::DatasetFile& file() const { return file_; }
+  const std::string& label() const { return label_; }
+  // The bytes in host memory suited to `kind`.
+  const backend::HostBuffer& for_backend(backend::Kind kind, Devices& devices);
+
+ private:
+  datasets::DatasetFile file_;
+  std::string label_;
+  std::map<backend::Kind, backend::HostBuffer> copies_;
 };
 
 struct PointSettings {
@@ -45,7 +57,7 @@ struct PointSettings {
 
 // Runs one point. Errors become the point's status; only UsageError escapes.
 // `keep` receives the PointRunner (for --dump-output) when the point ran.
-nlohmann::json run_point(const Target& t, const Input& in, const PointSettings& settings,
+nlohmann::json run_point(const Target& t, Input& in, const PointSettings& settings,
                          std::unique_ptr<PointRunner>* keep = nullptr);
 
 }  // namespace harness

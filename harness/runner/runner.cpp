@@ -36,15 +36,6 @@ void count(RunSummary& s, const json& point) {
     ++s.errors;
 }
 
-Input load_input(Devices& devices, datasets::DatasetFile file, std::string label) {
-  Input in;
-  in.file = std::move(file);
-  in.label = std::move(label);
-  in.bytes = devices.host_buffer(in.file.size_bytes);
-  datasets::load_file(in.file.path, in.bytes.data(), in.file.size_bytes);
-  return in;
-}
-
 json policy_json(const MeasurementPolicy& p) {
   return {{"warmup", p.warmup},
           {"min_reps", p.min_reps},
@@ -213,7 +204,7 @@ RunSummary run_experiment(const Experiment& e, const RunOptions& o) {
     datasets::DatasetFile file = datasets::materialize(spec, cache);
     std::cerr << fmt::format(" dataset {} {} ({}, {:.1f} s)\n", e.dataset, label,
                              file.from_cache ? "cached" : "generated", gen.elapsed_ms() / 1e3);
-    Input in = load_input(devices, std::move(file), label);
+    Input in(std::move(file), label);
     for (const auto& t : targets) {
       PointSettings settings;
       settings.policy = policy;
@@ -294,7 +285,7 @@ RunSummary run_single(const SinglePoint& sp) {
                                  sp.data_dir.empty() ? datasets::default_cache_dir() : sp.data_dir);
     label = sp.size;
   }
-  Input in = load_input(devices, std::move(file), label);
+  Input in(std::move(file), label);
   PointSettings settings;
   settings.policy = policy;
   settings.validation = app.validation;

@@ -63,6 +63,19 @@ TEST(Rates, BytesOverTheirPhaseAsAFractionOfTheMatchingCeiling) {
   EXPECT_TRUE((*items)["fraction"].is_null());
 }
 
+TEST(Rates, CopiesFromPageableInputAreJudgedByThePageableCeiling) {
+  Work w;
+  w.reads(level::h2d, 1'000'000'000ull, "copy_in");
+  nlohmann::json ceilings = {ceiling("h2d_pinned", 50), ceiling("h2d_pageable", 10)};
+  auto pinned = compute_rates(w, {{"total_ms", 200}, {"copy_in", 100}}, ceilings, "cuda", 0);
+  EXPECT_EQ(pinned[0]["ceiling"], "h2d_pinned");
+  EXPECT_DOUBLE_EQ(pinned[0]["fraction"].get<double>(), 0.2);
+  auto pageable =
+      compute_rates(w, {{"total_ms", 200}, {"copy_in", 100}}, ceilings, "cuda", 0, "pageable");
+  EXPECT_EQ(pageable[0]["ceiling"], "h2d_pageable");
+  EXPECT_DOUBLE_EQ(pageable[0]["fraction"].get<double>(), 1.0);
+}
+
 TEST(Rates, PrefersDramReadAndSkipsUnmeasuredPhases) {
   Work w;
   w.reads(level::dram, 1'000'000'000ull).reads(level::l2, 1'000'000'000ull, "never_ran");
