@@ -13,7 +13,7 @@ void register_all() {
   done = true;
   for (const apps::MapReduceApp* app : apps::mapreduce_apps()) {
     Registry::instance().add_app(
-        {app->name(), "mapreduce", app->description(), app->default_dataset(), {}});
+        {app->name(), "mapreduce", app->description(), app->default_dataset(), {}, {}});
   }
   cpu::register_variants();
   mars::register_variants();

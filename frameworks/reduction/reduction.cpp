@@ -216,11 +216,13 @@ std::vector<double> reference_sums(std::span<const float> values, std::uint32_t 
 }
 
 void register_family() {
-  ValidationPolicy tolerance{"tolerance", 1e-4, 0};
-  Registry::instance().add_app(
-      {"segsum", "reduction",
-       "float32 sum of each segment of `segment` values (tolerance-validated)", "uniform-f32",
-       tolerance});
+  AppInfo app;
+  app.name = "segsum";
+  app.kind = "reduction";
+  app.description = "float32 sum of each segment of `segment` values (tolerance-validated)";
+  app.default_dataset = "uniform-f32";
+  app.validation = {"tolerance", 1e-4, 0};
+  Registry::instance().add_app(std::move(app));
   VariantInfo tree;
   tree.framework = "reduction";
   tree.name = "tree";

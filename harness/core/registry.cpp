@@ -14,6 +14,12 @@ std::string join(const std::vector<std::string>& items) {
 }
 }  // namespace
 
+Params point_defaults(const VariantInfo& variant, const AppInfo& app) {
+  Params p = variant.default_params;
+  for (const auto& [k, v] : app.params) p.emplace(k, v);
+  return p;
+}
+
 Registry& Registry::instance() {
   static Registry r;
   return r;

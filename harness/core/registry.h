@@ -107,7 +107,14 @@ struct AppInfo {
   std::string default_dataset;
   // What a correct answer means for this app; an experiment spec may override it.
   ValidationPolicy validation;
+  // The app's own parameters with their defaults (a pattern to match, k
+  // centroids ...): given like a variant's (--param, a spec's params, axes).
+  Params params;
 };
+
+// A point's parameters before overrides: the variant's knobs and the app's
+// own parameters.
+Params point_defaults(const VariantInfo& variant, const AppInfo& app);
 
 class Registry {
  public:

@@ -197,7 +197,9 @@ Experiment parse_experiment(const std::string& text, const std::string& origin) 
                            "'");
       }
       for (const auto& [k, _] : run.params) {
-        if (!info.default_params.count(k)) {
+        bool known = info.default_params.count(k) > 0;
+        for (const auto& app : run.apps) known = known || reg.find_app(app).params.count(k) > 0;
+        if (!known) {
           throw UsageError(origin + ": " + run.framework + "/" + v + " has no parameter '" + k +
                            "'");
         }
@@ -216,12 +218,17 @@ Experiment parse_experiment(const std::string& text, const std::string& origin) 
         if (run.params.count(name))
           throw UsageError(origin + ": '" + name +
                            "' is both an axis and a fixed parameter of a run");
-        for (const auto& vname : run.variants)
-          someone_has_it =
-              someone_has_it || reg.find_variant(run.framework, vname).default_params.count(name);
+        for (const auto& vname : run.variants) {
+          for (const auto& app : run.apps) {
+            const Params defaults =
+                point_defaults(reg.find_variant(run.framework, vname), reg.find_app(app));
+            someone_has_it = someone_has_it || defaults.count(name) > 0;
+          }
+        }
       }
       if (!someone_has_it)
-        throw UsageError(origin + ": axis '" + name + "' is a parameter of no variant in 'runs'");
+        throw UsageError(origin + ": axis '" + name +
+                         "' is a parameter of no variant or app in 'runs'");
       e.axes.push_back(parse_axis(name, v, origin));
     }
   }

@@ -91,10 +91,10 @@ bool compiled(Kind kind) {
 // Every combination of the axes this variant has, in the experiment's axis
 // order: a cartesian product; axes of parameters the variant lacks are left out.
 std::vector<std::vector<std::pair<std::string, std::string>>> axis_combinations(
-    const Experiment& e, const VariantInfo& v, const std::string& preset) {
+    const Experiment& e, const Params& defaults, const std::string& preset) {
   std::vector<std::vector<std::pair<std::string, std::string>>> combos{{}};
   for (const Axis& axis : e.axes) {
-    if (!v.default_params.count(axis.name)) continue;
+    if (!defaults.count(axis.name)) continue;
     std::vector<std::vector<std::pair<std::string, std::string>>> next;
     for (const auto& c : combos) {
       for (const auto& value : axis.values.at(preset)) {
@@ -165,29 +165,32 @@ RunSummary run_experiment(const Experiment& e, const RunOptions& o) {
         if (!compiled(kind)) continue;
         if (o.backend && kind != Kind::cpu && *o.backend != kind) continue;
         if (o.backend && *o.backend == Kind::cpu && kind != Kind::cpu) continue;
-        for (const auto& combo : axis_combinations(e, v, o.preset)) {
-          Params params = v.default_params;
-          for (const auto& [k, val] : run.params) params[k] = val;
-          for (const auto& [k, val] : combo) params[k] = val;
-          Target t{&v, "", params, combo, kind, {}, ""};
-          if (kind != Kind::cpu) {
-            std::string why;
-            t.devices =
-                target_devices(devices, v, params, kind, o.device, o.backend.has_value(), &why);
-            if (t.devices.empty()) {
-              std::cerr << fmt::format("  {}/{} on {}: not run ({})\n", v.framework, v.name,
-                                       backend::kind_name(kind), why);
-              break;  // no device of this backend: no combination runs
+        bool device_missing = false;
+        for (const auto& app : run.apps) {
+          const Params defaults = point_defaults(v, Registry::instance().find_app(app));
+          for (const auto& combo : axis_combinations(e, defaults, o.preset)) {
+            Params params = defaults;
+            for (const auto& [k, val] : run.params) params[k] = val;
+            for (const auto& [k, val] : combo) params[k] = val;
+            Target t{&v, app, params, combo, kind, {}, ""};
+            if (kind != Kind::cpu) {
+              std::string why;
+              t.devices =
+                  target_devices(devices, v, params, kind, o.device, o.backend.has_value(), &why);
+              if (t.devices.empty()) {
+                std::cerr << fmt::format("  {}/{} on {}: not run ({})\n", v.framework, v.name,
+                                         backend::kind_name(kind), why);
+                device_missing = true;  // no device of this backend: nothing of it runs
+                break;
+              }
+              t.skip_reason = why;
+              for (backend::Device* d : t.devices) {
+                if (std::find(used.begin(), used.end(), d) == used.end()) used.push_back(d);
+              }
             }
-            t.skip_reason = why;
-            for (backend::Device* d : t.devices) {
-              if (std::find(used.begin(), used.end(), d) == used.end()) used.push_back(d);
-            }
+            targets.push_back(std::move(t));
           }
-          for (const auto& app : run.apps) {
-            t.app = app;
-            targets.push_back(t);
-          }
+          if (device_missing) break;
         }
       }
     }
@@ -238,7 +241,7 @@ RunSummary run_single(const SinglePoint& sp) {
     throw UsageError(fmt::format("{}/{} does not run on backend {} (runs on: {})", sp.framework,
                                  sp.variant, backend::kind_name(sp.backend), names));
   }
-  Params params = v.default_params;
+  Params params = point_defaults(v, app);
   for (const auto& [k, val] : sp.params) {
     if (!params.count(k))
       throw UsageError(fmt::format("{}/{} has no parameter '{}'", sp.framework, sp.variant, k));
