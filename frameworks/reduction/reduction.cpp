@@ -135,7 +135,7 @@ class TreePoint final : public SegmentSumPoint {
         .reads(level::h2d, values_.size() * 4, "copy_in")
         .reads(level::dram, values_.size() * 4, "reduce")
         .writes(level::dram, out_.size() * 4, "reduce")
-        .writes(level::d2h, out_.size() * 4, "copy_out");
+        .writes(level::d2h, out_.size() * 4, "copy_out", "d2h_pageable");  // into a std::vector
     return w;
   }
 

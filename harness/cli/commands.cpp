@@ -81,8 +81,14 @@ int cmd_list(const std::vector<std::string>& argv) {
   }
   std::cout << "apps:\n";
   for (const auto& app : reg.apps()) {
-    std::cout << fmt::format("  {:<12} ({}, dataset {}) {}\n", app.name, app.kind,
-                             app.default_dataset, app.description);
+    std::vector<std::string> params;
+    for (const auto& [k, val] : app.params) params.push_back(k + "=" + val);
+    std::string validation = app.validation.kind;
+    if (app.validation.kind == "tolerance")
+      validation += fmt::format(" rel {:g} abs {:g}", app.validation.rel, app.validation.abs);
+    std::cout << fmt::format("  {:<12} ({}, dataset {}, validation {}) {}\n", app.name, app.kind,
+                             app.default_dataset, validation, app.description);
+    if (!params.empty()) std::cout << fmt::format("      params: {}\n", fmt::join(params, " "));
   }
   std::cout << "datasets:\n";
   for (const auto* g : datasets::generators())
