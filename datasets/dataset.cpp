@@ -19,6 +19,7 @@
 #include <streambuf>
 #include <vector>
 
+#include "datasets/html_zipf.h"
 #include "datasets/text_zipf.h"
 #include "datasets/uniform_f32.h"
 #include "datasets/xxhash.h"
@@ -33,6 +34,7 @@ const std::vector<const Generator*>& generators() {
     std::vector<const Generator*> list = {
         // One line per generator.
         &text_zipf_generator(),
+        &html_zipf_generator(),
         &uniform_f32_generator(),
     };
     std::sort(list.begin(), list.end(),

@@ -4,6 +4,7 @@
 #include "frameworks/mars/mars_runtime.h"
 #include "frameworks/reduction/reduction.h"
 #include "harness/core/registry.h"
+#include "micro/memory/memory.h"
 
 namespace harness {
 
@@ -12,12 +13,14 @@ void register_all() {
   if (done) return;
   done = true;
   for (const apps::MapReduceApp* app : apps::mapreduce_apps()) {
-    Registry::instance().add_app(
-        {app->name(), "mapreduce", app->description(), app->default_dataset(), {}, {}});
+    Registry::instance().add_app({app->name(), "mapreduce", app->description(),
+                                  app->default_dataset(), app->validation(),
+                                  app->default_params()});
   }
   cpu::register_variants();
   mars::register_variants();
   reduction::register_family();
+  memory::register_family();
 }
 
 }  // namespace harness

@@ -18,8 +18,12 @@ comes from the experiment's "plot": {"kind": ...}:
   lines           a sweep: x = plot.x (an axis or params name, or "size_bytes" by
                   default; numeric values, also when written as strings), y =
                   plot.y ("total_ms" default, "throughput_gbps", a phase name,
-                  "rate:<name>" or "fraction:<name>"), one line per series and
+                  "rate:<name>", "fraction:<name>" or "counter:<name>"; or a
+                  list of them: the first that some point of the panel has),
+                  one line per series and
                   per value of the other axes (and app/dataset when several);
+                  plot.facet ("backend" or an axis name, optional) draws one
+                  panel per value side by side;
                   the x axis is log2 when every x is a power of two (or the
                   values span more than 30x); failed points are crossed and
                   error points marked on the x axis.
@@ -227,12 +231,30 @@ def _is_axis(exp: V.Experiment, x: str) -> bool:
     return (isinstance(axes, dict) and x in axes) or any(x in V.point_axes(p) for p in exp.points)
 
 
-def plot_lines(exp: V.Experiment, plt):
-    spec = exp.spec.get("plot") or {}
-    x_name = str(spec.get("x", "size_bytes"))
-    y_name = str(spec.get("y", "total_ms"))
-    points = V.not_skipped(exp.points)
-    fig, ax = plt.subplots(figsize=(10, 5.6))
+def _facet_value(p: dict, facet: str) -> str:
+    """The panel a point belongs to: its backend (with the device), or the value
+    of an axis/param/top-level field."""
+    if facet == "backend":
+        dev = V.short_device(str(p.get("device_name", "")))
+        return f"{p.get('backend', '?')}" + (f" ({dev})" if dev else "")
+    v = V.point_axes(p).get(facet, (p.get("params") or {}).get(facet, p.get(facet)))
+    return f"{facet}={V._plain(v)}" if v is not None else f"{facet}=?"
+
+
+def _choose_y(y_spec, points: list[dict]) -> str:
+    """plot.y: one metric, or a list of them meaning the first that some point
+    of the panel has (e.g. a hit rate merged from a profiler where present,
+    else a run-time rate)."""
+    if isinstance(y_spec, list):
+        names = [str(y) for y in y_spec] or ["total_ms"]
+        for y in names:
+            if any(V.stat(p, y) is not None for p in points):
+                return y
+        return names[-1]
+    return str(y_spec)
+
+
+def _draw_lines(exp: V.Experiment, ax, plt, points: list[dict], x_name: str, y_name: str) -> None:
     colors = plt.get_cmap("tab10").colors
     markers = "osD^v<>ph*"
     multi_app = len({str(p.get("app", "")) for p in points}) > 1
@@ -281,10 +303,38 @@ def plot_lines(exp: V.Experiment, plt):
                       + (f" ({', '.join(ceilings)})" if ceilings else ""))
     elif y_name.startswith(V.RATE_PREFIX):
         ax.set_ylabel(f"{y_name[len(V.RATE_PREFIX):]} ({V.metric_unit(y_name, points)})")
+    elif y_name.startswith(V.COUNTER_PREFIX):
+        unit = V.metric_unit(y_name, points)
+        ax.set_ylabel(f"{y_name[len(V.COUNTER_PREFIX):]}" + (f" ({unit})" if unit else ""))
     else:
         ax.set_ylabel(f"median {y_name} ({V.metric_unit(y_name, points)})")
     ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize=8)
+    if lines:
+        ax.legend(fontsize=8)
+
+
+def plot_lines(exp: V.Experiment, plt):
+    """plot: {"kind": "lines", "x": ..., "y": metric or [metrics, first present],
+    "facet": "backend" | axis (optional: one panel per value, side by side)}."""
+    spec = exp.spec.get("plot") or {}
+    x_name = str(spec.get("x", "size_bytes"))
+    y_spec = spec.get("y", "total_ms")
+    points = V.not_skipped(exp.points)
+    facet = spec.get("facet")
+    panels: dict[str, list[dict]] = {}
+    if isinstance(facet, str) and facet:
+        for p in points:
+            panels.setdefault(_facet_value(p, facet), []).append(p)
+    if len(panels) <= 1:
+        fig, ax = plt.subplots(figsize=(10, 5.6))
+        _draw_lines(exp, ax, plt, points, x_name, _choose_y(y_spec, points))
+        if panels:
+            ax.set_title(next(iter(panels)), fontsize=9)
+    else:
+        fig, axes = plt.subplots(1, len(panels), figsize=(7.5 * len(panels), 5.8), squeeze=False)
+        for ax, (name, pts) in zip(axes[0], sorted(panels.items())):
+            _draw_lines(exp, ax, plt, pts, x_name, _choose_y(y_spec, pts))
+            ax.set_title(name, fontsize=9)
     _finish(fig, exp, 1)
     return fig
 

@@ -23,7 +23,8 @@ point was skipped is "not run".
 Metrics (stat(), the rules' "metric", the plots' "y"): "total_ms", a phase
 name, "throughput_gbps", "rate:<name>" (the value of the point's rate <name>)
 and "fraction:<name>" (that rate's fraction of its measured ceiling); the last
-three are higher-is-better.
+three are higher-is-better. "counter:<name>" is a point counter (e.g. a hit
+rate merged from Nsight Compute by scripts/ncu_counters.py).
 
 Used as a script it prints the verdicts of the given files as JSON:
 
@@ -89,9 +90,22 @@ class Experiment:
 
 
 
+def _device_ceilings(doc: dict, p: dict) -> dict:
+    """{name: value} of the ceilings measured in `doc` on the point's device."""
+    out = {}
+    for c in doc.get("ceilings") or []:
+        if (isinstance(c, dict) and c.get("backend") == p.get("backend")
+                and c.get("device_index", 0) == p.get("device_index", 0)
+                and isinstance(c.get("value"), (int, float)) and not isinstance(c.get("value"), bool)):
+            out[str(c.get("name"))] = float(c["value"])
+    return out
+
+
 def merge_experiments(docs: list[dict]) -> list[Experiment]:
     """Group the points of all documents by experiment id, in first-seen order.
-    Each point copy carries "_doc", the index of its document."""
+    Each point copy carries "_doc", the index of its document, and
+    "_ceilings", {name: value} of the ceilings its document measured on its
+    device (for rules such as ceiling_ratio)."""
     by_id: dict[str, Experiment] = {}
     for i, doc in enumerate(docs):
         spec = doc.get("experiment") if isinstance(doc.get("experiment"), dict) else {}
@@ -102,7 +116,7 @@ def merge_experiments(docs: list[dict]) -> list[Experiment]:
         exp.documents.append(i)
         for p in doc["points"]:
             if isinstance(p, dict):
-                exp.points.append(dict(p, _doc=i))
+                exp.points.append(dict(p, _doc=i, _ceilings=_device_ceilings(doc, p)))
     for exp in by_id.values():
         docs_of: dict[str, set] = {}
         for p in exp.points:
@@ -318,6 +332,7 @@ def samples(p: dict, metric: str = "total_ms") -> list[float]:
 HIGHER_IS_BETTER = {"throughput_gbps"}
 RATE_PREFIX = "rate:"
 FRACTION_PREFIX = "fraction:"
+COUNTER_PREFIX = "counter:"
 
 
 def higher_is_better(metric: str) -> bool:
@@ -336,12 +351,16 @@ def metric_unit(metric: str, points: Iterable[dict] = ()) -> str:
             if r and r.get("unit"):
                 return str(r["unit"])
         return ""
+    if metric.startswith(COUNTER_PREFIX):
+        return "%" if metric.endswith("_rate") else ""
     return "ms"
 
 
 def stat(p: dict, metric: str = "total_ms", which: str = "median") -> float | None:
     """median/min/max of a metric: "total_ms", a phase name, "throughput_gbps",
-    "rate:<name>" or "fraction:<name>". Uses the runner's summary (and rates)
+    "rate:<name>", "fraction:<name>" or "counter:<name>" (the point's counter,
+    the median over its repetitions; e.g. hit rates merged by
+    scripts/ncu_counters.py). Uses the runner's summary (and rates)
     when present, else the repetitions. Rates are computed by the runner from
     median times, so for them every `which` gives the median-based value."""
     if metric.startswith(RATE_PREFIX):
@@ -350,6 +369,9 @@ def stat(p: dict, metric: str = "total_ms", which: str = "median") -> float | No
     if metric.startswith(FRACTION_PREFIX):
         r = find_rate(p, metric[len(FRACTION_PREFIX):])
         return rate_fraction(r) if r else None
+    if metric.startswith(COUNTER_PREFIX):
+        counters = p.get("counters") if isinstance(p.get("counters"), dict) else {}
+        return _number(counters.get(metric[len(COUNTER_PREFIX):]))
     summary = p.get("summary") if isinstance(p.get("summary"), dict) else {}
     if metric == "throughput_gbps":
         tp = summary.get("throughput_gbps")
@@ -824,6 +846,330 @@ def monotone(spec: dict, points: list[dict]) -> list[Verdict]:
         else:
             out.append(_verdict(key, HOLDS, f"{what}: " + "; ".join(checked) + notes))
     out += _skipped_verdicts(all_cands, {v_key(v) for v in out})
+    return out
+
+
+# ----------------------------------------------------------------------------
+# Sweep-shape rules (memory-hierarchy figures): how a metric grows along an axis
+
+
+def _pair_value(c: dict, bases: list[dict], metric: str) -> float | None:
+    """The candidate's metric over its baseline's: the baseline point on the
+    same device with the same app, dataset and values of every axis both have."""
+    for b in bases:
+        if (device_key(b) == device_key(c) and b.get("app") == c.get("app")
+                and dataset_label(b) == dataset_label(c) and _same_axes(b, c)):
+            cm, bm = stat(c, metric), stat(b, metric)
+            if cm is None or bm is None or bm == 0:
+                return None
+            return cm / bm
+    return None
+
+
+def _sweeps(spec: dict, points: list[dict]):
+    """Per candidate device: the series along spec["x"] of spec["metric"] (or,
+    with spec["baseline"], of the candidate's metric over the paired baseline
+    point's), as (device key, {line: [(x, median)]}, invalid, missing, all
+    candidates). Lines are series_name + app/dataset + the other axes' values,
+    as in monotone; several points at one x count with their median."""
+    cand_m = spec.get("candidate") or {}
+    x = spec.get("x")
+    if not isinstance(x, str) or not x:
+        raise ValueError("'x' (an axis, param or size_bytes) is required")
+    metric = str(spec.get("metric", "total_ms"))
+    base_m = spec.get("baseline")
+    if base_m is not None and not isinstance(base_m, dict):
+        raise ValueError("'baseline' must be a matcher object")
+    all_cands = [p for p in points if matches(p, cand_m)]
+    bases = [] if base_m is None else not_skipped(
+        p for p in points if matches(p, base_m) and not matches(p, cand_m))
+    out = []
+    for key, group in group_by_device(not_skipped(all_cands)).items():
+        multi_app = len({p.get("app") for p in group}) > 1
+        multi_ds = len({dataset_label(p) for p in group}) > 1
+        series: dict[str, dict[float, list[float]]] = {}
+        invalid, missing = [], []
+        for p in group:
+            line = line_key(p, x, multi_app, multi_ds)
+            xv = x_value(p, x)
+            if _invalid(p) or (base_m is not None and any(
+                    _invalid(b) for b in bases if device_key(b) == key and _same_axes(b, p))):
+                invalid.append(f"{line} {x}={_plain(xv)}: status {p.get('status')}, "
+                               f"validation {validation_status(p)}")
+                continue
+            if p.get("status") != "ok":
+                missing.append(f"{p.get('key')} not run ({p.get('error') or p.get('status')})")
+                continue
+            y = stat(p, metric) if base_m is None else _pair_value(p, bases, metric)
+            if xv is None or y is None:
+                missing.append(f"{p.get('key')}: " + (f"has no numeric {x}" if xv is None else
+                               f"no {metric}" + (" or no baseline point" if base_m is not None else "")))
+                continue
+            series.setdefault(line, {}).setdefault(xv, []).append(y)
+        lines = {line: sorted((xv, statistics.median(ys)) for xv, ys in by_x.items())
+                 for line, by_x in sorted(series.items())}
+        out.append((key, {k: v for k, v in lines.items() if len(v) >= 2}, invalid, missing))
+    return out, all_cands
+
+
+def _sweep_rule(spec: dict, points: list[dict], judge, what: str) -> list[Verdict]:
+    """Shared frame of the sweep-shape rules: `judge(steps)` returns (ok, text)
+    for one line's [(x, y)] (at least two points). Holds if every line is ok;
+    does not hold if one is not or a candidate point failed validation; not run
+    if no line has two validated points."""
+    x = spec.get("x")
+    sweeps, all_cands = _sweeps(spec, points)
+    if not all_cands:
+        return [_verdict(None, NOT_RUN, f"no point matches the candidate {json.dumps(spec.get('candidate') or {})}")]
+    out = []
+    for key, lines, invalid, missing in sweeps:
+        checked, broken = [], []
+        for line, steps in lines.items():
+            ok, text = judge(steps)
+            entry = f"{line}: {text}"
+            checked.append(entry)
+            if not ok:
+                broken.append(entry)
+        notes = ("; " + "; ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+                 ) if missing else ""
+        if invalid:
+            out.append(_verdict(key, DOES_NOT_HOLD, "invalid result: " + "; ".join(invalid[:5])
+                                + ("; " + "; ".join(checked) if checked else "") + notes))
+        elif not checked:
+            out.append(_verdict(key, NOT_RUN, f"no series with two validated points along {x}" + notes))
+        elif broken:
+            out.append(_verdict(key, DOES_NOT_HOLD, f"{what} broken: " + "; ".join(broken) + notes))
+        else:
+            out.append(_verdict(key, HOLDS, f"{what}: " + "; ".join(checked) + notes))
+    out += _skipped_verdicts(all_cands, {v_key(v) for v in out})
+    return out
+
+
+def _steps_text(x: str, steps: list) -> str:
+    return ", ".join(f"{x}={_plain(xv)} {fmt_num(y)}" for xv, y in steps)
+
+
+def _gain(y0: float, y1: float) -> float:
+    return (y1 - y0) / abs(y0) if y0 else float("inf")
+
+
+@rule("saturates")
+def saturates(spec: dict, points: list[dict]) -> list[Verdict]:
+    """A metric flattens along an axis: per device and series (as in monotone),
+    the last step (the largest x over the one before it, e.g. 512 -> 1024
+    threads) gains at most max_gain (default 0.1 = 10%).
+
+    spec: {"candidate": matcher, "x": axis, "metric": metric, "max_gain": 0.1,
+    "baseline": matcher (optional: the metric is the candidate's over the
+    paired baseline point's)}. Holds if every series' last step gains at most
+    max_gain; does not hold if one gains more or a candidate point failed
+    validation; not run if no series has two validated points."""
+    x, metric = str(spec.get("x")), str(spec.get("metric", "total_ms"))
+    max_gain = float(spec.get("max_gain", 0.1))
+
+    def judge(steps):
+        (x0, y0), (x1, y1) = steps[-2], steps[-1]
+        g = _gain(y0, y1)
+        return g <= max_gain, (f"{_steps_text(x, steps)}; last step {x}={_plain(x0)} -> {_plain(x1)} "
+                               f"{100 * g:+.1f}%")
+    return _sweep_rule(spec, points, judge, f"{metric} gains <= {100 * max_gain:.1f}% over the last step in {x}")
+
+
+@rule("keeps_rising")
+def keeps_rising(spec: dict, points: list[dict]) -> list[Verdict]:
+    """A metric does not flatten along an axis: per device and series, the
+    last step (the largest x over the one before it) gains at least min_gain
+    (default 0.1 = 10%).
+
+    spec: {"candidate": matcher, "x": axis, "metric": metric, "min_gain": 0.1,
+    "baseline": matcher (optional)}. Holds if every series' last step gains at
+    least min_gain; does not hold if one gains less or a candidate point failed
+    validation; not run if no series has two validated points."""
+    x, metric = str(spec.get("x")), str(spec.get("metric", "total_ms"))
+    min_gain = float(spec.get("min_gain", 0.1))
+
+    def judge(steps):
+        (x0, y0), (x1, y1) = steps[-2], steps[-1]
+        g = _gain(y0, y1)
+        return g >= min_gain, (f"{_steps_text(x, steps)}; last step {x}={_plain(x0)} -> {_plain(x1)} "
+                               f"{100 * g:+.1f}%")
+    return _sweep_rule(spec, points, judge, f"{metric} gains >= {100 * min_gain:.1f}% over the last step in {x}")
+
+
+@rule("scales")
+def scales(spec: dict, points: list[dict]) -> list[Verdict]:
+    """A metric grows near-linearly along an axis: per device and series, the
+    metric at the largest x over the one at the smallest is at least
+    min_efficiency (default 0.7) times the ratio of the x values (e.g. 132
+    blocks give at least 0.7 x 132 times the rate of one).
+
+    spec: {"candidate": matcher, "x": axis, "metric": metric, "min_efficiency":
+    0.7, "baseline": matcher (optional)}. Holds if every series scales that
+    well; does not hold if one does not or a candidate point failed
+    validation; not run if no series has two validated points (x values must
+    be positive)."""
+    x, metric = str(spec.get("x")), str(spec.get("metric", "total_ms"))
+    min_eff = float(spec.get("min_efficiency", 0.7))
+
+    def judge(steps):
+        (x0, y0), (x1, y1) = steps[0], steps[-1]
+        if x0 <= 0 or y0 <= 0:
+            return False, f"{_steps_text(x, steps)}; the smallest {x} or its value is not positive"
+        eff = (y1 / y0) / (x1 / x0)
+        return eff >= min_eff, (f"{_steps_text(x, steps)}; {fmt_num(y1 / y0)}x over {fmt_num(x1 / x0)}x "
+                                f"{x} = efficiency {fmt_num(eff)}")
+    return _sweep_rule(spec, points, judge, f"{metric} scales with {x} at efficiency >= {fmt_num(min_eff)}")
+
+
+@rule("drops")
+def drops(spec: dict, points: list[dict]) -> list[Verdict]:
+    """A metric falls along an axis: per device and series, the metric at the
+    largest x is at most (1 - min_drop) times the one at the smallest
+    (min_drop default 0.2 = a 20% drop).
+
+    spec: {"candidate": matcher, "x": axis, "metric": metric, "min_drop": 0.2,
+    "baseline": matcher (optional: the metric is the candidate's over the
+    paired baseline point's, e.g. the speedup of L1-caching loads over
+    L1-bypassing ones)}. Holds if every series drops that much; does not hold
+    if one does not or a candidate point failed validation; not run if no
+    series has two validated points."""
+    x, metric = str(spec.get("x")), str(spec.get("metric", "total_ms"))
+    min_drop = float(spec.get("min_drop", 0.2))
+    what = metric + (" over the baseline's" if spec.get("baseline") is not None else "")
+
+    def judge(steps):
+        (x0, y0), (x1, y1) = steps[0], steps[-1]
+        change = _gain(y0, y1)
+        return y1 <= (1 - min_drop) * y0, f"{_steps_text(x, steps)}; {x}={_plain(x0)} -> {_plain(x1)} {100 * change:+.1f}%"
+    return _sweep_rule(spec, points, judge, f"{what} drops by >= {100 * min_drop:.1f}% from the smallest to the largest {x}")
+
+
+@rule("ceiling_ratio")
+def ceiling_ratio(spec: dict, points: list[dict]) -> list[Verdict]:
+    """One measured ceiling is at least a fraction of another on the same
+    device, in the same run (e.g. the DRAM read kernel reaches 93% of the
+    device-to-device copy).
+
+    spec: {"ceiling": "dram_read", "of": "d2d_copy", "min_ratio": 0.93,
+    "candidate": matcher (optional: the devices of these points)}. Per device
+    of the candidate points and per results document: holds if every document
+    that measured both has ratio >= min_ratio; does not hold if one is lower;
+    not run if no document measured both on that device."""
+    name, of = spec.get("ceiling"), spec.get("of")
+    if not isinstance(name, str) or not isinstance(of, str) or not name or not of:
+        raise ValueError("'ceiling' and 'of' (ceiling names) are required")
+    min_ratio = float(spec.get("min_ratio", 0.9))
+    cands = [p for p in points if matches(p, spec.get("candidate") or {})]
+    if not cands:
+        return [_verdict(None, NOT_RUN, f"no point matches the candidate {json.dumps(spec.get('candidate') or {})}")]
+    out = []
+    for key, group in group_by_device(cands).items():
+        seen: dict = {}
+        for p in group:
+            seen.setdefault(p.get("_doc"), p.get("_ceilings") or {})
+        found, low = [], []
+        for doc, ceilings in sorted(seen.items(), key=lambda kv: str(kv[0])):
+            a, b = ceilings.get(name), ceilings.get(of)
+            if a is None or not b:
+                continue
+            text = f"{name} {fmt_num(a)} / {of} {fmt_num(b)} = {100 * a / b:.1f}%"
+            found.append(text)
+            if a / b < min_ratio:
+                low.append(text)
+        if not found:
+            out.append(_verdict(key, NOT_RUN, f"{name} and {of} were not both measured on this device"))
+        elif low:
+            out.append(_verdict(key, DOES_NOT_HOLD, f"needs >= {100 * min_ratio:.1f}%: " + "; ".join(low)))
+        else:
+            out.append(_verdict(key, HOLDS, f">= {100 * min_ratio:.1f}%: " + "; ".join(found)))
+    return out
+
+
+# ----------------------------------------------------------------------------
+# Combinators
+
+
+def _sub_verdicts(spec: dict, points: list[dict]) -> list[list[Verdict]]:
+    rules = spec.get("rules")
+    if not isinstance(rules, list) or not rules or not all(isinstance(r, dict) for r in rules):
+        raise ValueError("'rules' must be a non-empty list of rule objects")
+    return [evaluate("", r, points) for r in rules]
+
+
+def _per_device(subs: list[list[Verdict]]) -> tuple[list, list[dict]]:
+    """Device keys over every sub-rule's verdicts (in first-seen order) and,
+    per sub-rule, key -> verdict; a verdict without a device applies to all."""
+    keys: list = []
+    for vs in subs:
+        for v in vs:
+            if v.backend is not None and v_key(v) not in keys:
+                keys.append(v_key(v))
+    tables = []
+    for vs in subs:
+        t = {v_key(v): v for v in vs if v.backend is not None}
+        general = [v for v in vs if v.backend is None]
+        tables.append((t, general[0] if general else None))
+    return keys or [None], tables
+
+
+def _sub_text(i: int, v: Verdict | None, kind: str) -> str:
+    if v is None:
+        return f"[{i + 1} {kind}] not run: no verdict for this device"
+    return f"[{i + 1} {kind}] {v.verdict}" + (f": {v.detail}" if v.detail else "")
+
+
+def _lookup(table, key):
+    t, general = table
+    return t.get(key, general) if key is not None else general
+
+
+@rule("all_of")
+def all_of(spec: dict, points: list[dict]) -> list[Verdict]:
+    """Every sub-rule holds, per device.
+
+    spec: {"rules": [rule, ...]}. Per device: does not hold if a sub-rule does
+    not hold there; else not run if a sub-rule is not run (or not evaluated)
+    there; else holds. The detail lists every sub-rule's verdict."""
+    subs = _sub_verdicts(spec, points)
+    kinds = [str(r.get("kind")) for r in spec["rules"]]
+    keys, tables = _per_device(subs)
+    out = []
+    for key in keys:
+        vs = [_lookup(t, key) for t in tables]
+        texts = [_sub_text(i, v, kinds[i]) for i, v in enumerate(vs)]
+        if any(v is not None and v.verdict == DOES_NOT_HOLD for v in vs):
+            verdict = DOES_NOT_HOLD
+        elif all(v is not None and v.verdict == HOLDS for v in vs):
+            verdict = HOLDS
+        else:
+            verdict = NOT_RUN
+        out.append(_verdict(key, verdict, " | ".join(texts)))
+    return out
+
+
+@rule("first_of")
+def first_of(spec: dict, points: list[dict]) -> list[Verdict]:
+    """The first sub-rule that can be decided, per device: a rule with a
+    fallback (e.g. a hit rate from profiler counters where they were merged,
+    else a run-time proxy).
+
+    spec: {"rules": [rule, ...]}. Per device: the verdict of the first
+    sub-rule that holds or does not hold there, its detail prefixed with which
+    rule decided; not run if none does."""
+    subs = _sub_verdicts(spec, points)
+    kinds = [str(r.get("kind")) for r in spec["rules"]]
+    keys, tables = _per_device(subs)
+    out = []
+    for key in keys:
+        vs = [_lookup(t, key) for t in tables]
+        decided = next((i for i, v in enumerate(vs) if v is not None and v.verdict in (HOLDS, DOES_NOT_HOLD)),
+                       None)
+        if decided is None:
+            out.append(_verdict(key, NOT_RUN, " | ".join(_sub_text(i, v, kinds[i]) for i, v in enumerate(vs))))
+        else:
+            v = vs[decided]
+            skipped = "".join(f" (rule {i + 1} not run)" for i in range(decided))
+            out.append(_verdict(key, v.verdict, f"by rule {decided + 1} ({kinds[decided]}){skipped}: {v.detail}"))
     return out
 
 

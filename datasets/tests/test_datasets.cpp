@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "datasets/dataset.h"
+#include "datasets/html_zipf.h"
 #include "datasets/text_zipf.h"
 #include "datasets/xxhash.h"
 #include "harness/core/errors.h"
@@ -578,6 +579,119 @@ TEST(UserFile, FolderIsARunError) {
   const std::string message = run_error_message([&] { describe_user_file(path); });
   EXPECT_NE(message.find(path), std::string::npos) << message;
   EXPECT_NE(message.find("Is a directory"), std::string::npos) << message;
+}
+
+}  // namespace
+}  // namespace harness::datasets
+
+// ---------------------------------------------------------------- html-zipf
+namespace harness::datasets {
+namespace {
+
+std::string html(std::uint64_t size, std::uint64_t seed, unsigned threads = 0,
+                 std::uint64_t chunk = kHtmlZipfChunkBytes) {
+  std::ostringstream out;
+  generate_html_zipf(size, seed, out, threads, chunk);
+  return std::move(out).str();
+}
+
+std::size_t count(const std::string& s, std::string_view what) {
+  std::size_t n = 0;
+  for (std::size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(HtmlZipf, IsRegisteredWithItsExtension) {
+  EXPECT_EQ(&find_generator("html-zipf"), &html_zipf_generator());
+  EXPECT_EQ(dataset_file_name({"html-zipf", 4 * kMiB, 42}), "html-zipf-v1-seed42-4MiB.html");
+  EXPECT_FALSE(html_zipf_generator().description().empty());
+}
+
+TEST(HtmlZipf, WritesExactlyTheRequestedSizeEndingInNewline) {
+  for (std::uint64_t size : std::vector<std::uint64_t>{0, 1, 2, 79, 1000, 65536, 4 * kMiB + 3}) {
+    const std::string h = html(size, 42);
+    ASSERT_EQ(h.size(), size);
+    if (size > 0) {
+      EXPECT_EQ(h.back(), '\n');
+    }
+  }
+  std::ostringstream out;
+  html_zipf_generator().generate(12345, 1, out);
+  EXPECT_EQ(out.str().size(), 12345u);
+}
+
+TEST(HtmlZipf, IsDeterministicAndIndependentOfTheThreadCount) {
+  const std::string a = html(300000, 42, 0, 65536);
+  EXPECT_EQ(a, html(300000, 42, 1, 65536));
+  EXPECT_EQ(a, html(300000, 42, 3, 65536));
+  EXPECT_NE(a, html(300000, 43, 0, 65536));
+  // Whole chunks depend only on (seed, chunk index).
+  EXPECT_EQ(html(200000, 42, 2, 65536).substr(0, 196608), a.substr(0, 196608));
+}
+
+TEST(HtmlZipf, ChunksEndInNewlineAndNeverSplitUtf8) {
+  const std::uint64_t chunk = 4093;
+  const std::string t = html(300 * chunk, 21, 2, chunk);
+  for (std::uint64_t end = chunk; end <= t.size(); end += chunk) ASSERT_EQ(t[end - 1], '\n') << end;
+  std::size_t i = 0;
+  while (i < t.size()) {
+    const auto b = static_cast<unsigned char>(t[i]);
+    const std::size_t len = b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 0;
+    ASSERT_NE(len, 0u) << "stray continuation byte at " << i;
+    ASSERT_LE(i + len, t.size());
+    i += len;
+  }
+}
+
+TEST(HtmlZipf, PagesHaveTheLinkVariantsAndDecoys) {
+  const std::string h = html(2 * kMiB, 42);
+  EXPECT_EQ(h.rfind("<!-- page: /site/0/", 0), 0u);  // the first line is a page marker
+  const std::size_t pages = count(h, "\n<!-- page: ") + 1;
+  EXPECT_GT(pages, 200u);  // pages of about 7 KB
+  EXPECT_LT(pages, 800u);
+  const std::size_t anchors = count(h, "<a ") + count(h, "<a\t") + count(h, "<A ");
+  EXPECT_GT(anchors, h.size() / 250);  // about one link per 150 bytes
+  for (std::string_view variant :
+       {"<A ", "HREF=", "href='", "href=\"", "<a\thref", " = '", "data-href=", "<area ",
+        "<link rel", "&lt;a href=", "<a name=", "&amp;lang=", "https://", "mailto:", "../", "\r\n",
+        "<abbr ", "%20"}) {
+    EXPECT_GT(count(h, variant), 0u) << variant;
+  }
+  // An <a start tag never spans two lines (except where a chunk cuts the last page).
+  std::size_t broken = 0;
+  std::size_t line = 0;
+  while (line < h.size()) {
+    const std::size_t nl = h.find('\n', line);
+    const std::string_view s(h.data() + line, nl - line);
+    for (std::size_t at = s.find("<a"); at != std::string_view::npos; at = s.find("<a", at + 1)) {
+      if (at + 2 < s.size() && (s[at + 2] == ' ' || s[at + 2] == '\t') &&
+          s.find('>', at) == std::string_view::npos)
+        ++broken;
+    }
+    line = nl + 1;
+  }
+  EXPECT_LE(broken, 1u);
+  // Some pages are minified: a line longer than 4 KiB.
+  bool long_line = false;
+  for (std::size_t at = 0, nl; (nl = h.find('\n', at)) != std::string::npos; at = nl + 1)
+    long_line |= nl - at > 4096;
+  EXPECT_TRUE(long_line);
+}
+
+TEST(HtmlZipf, UrlsAreUniqueAndMixed) {
+  const std::vector<std::string> urls = html_zipf_urls(42);
+  ASSERT_EQ(urls.size(), kHtmlZipfUrls);
+  EXPECT_EQ(urls[0], "index.html");
+  EXPECT_EQ(std::unordered_set<std::string>(urls.begin(), urls.end()).size(), urls.size());
+  std::size_t absolute = 0, relative = 0;
+  for (const auto& u : urls) {
+    EXPECT_EQ(u.find_first_of(" \t\r\n\"'<>"), std::string::npos) << u;
+    if (u.rfind("http", 0) == 0) ++absolute;
+    if (u.find("://") == std::string::npos && u.rfind("mailto:", 0) != 0) ++relative;
+  }
+  EXPECT_GT(absolute, urls.size() / 5);
+  EXPECT_GT(relative, urls.size() / 2);
+  EXPECT_NE(urls, html_zipf_urls(43));
 }
 
 }  // namespace

@@ -4,11 +4,48 @@
 
 #include <algorithm>
 
+#include "harness/core/errors.h"
+
 namespace harness::apps {
+
+Params MapReduceApp::resolve_params(const Params& given) const {
+  Params out = default_params();
+  for (auto& [k, v] : out) {
+    auto it = given.find(k);
+    if (it != given.end()) v = it->second;
+  }
+  check_params(out);
+  return out;
+}
+
+std::string MapReduceApp::param(const Params& params, const std::string& name) const {
+  auto it = params.find(name);
+  if (it != params.end()) return it->second;
+  const Params defaults = default_params();
+  auto d = defaults.find(name);
+  if (d == defaults.end())
+    throw UsageError("app '" + this->name() + "' has no parameter '" + name + "'");
+  return d->second;
+}
+
+void check_input_size(const MapReduceApp& app, std::size_t size) {
+  if (size < kMaxInputBytes) return;
+  throw RunError(fmt::format(
+      "{}: the input has {} bytes; MapReduce record offsets are 32-bit, so inputs must be smaller "
+      "than 4 GiB ({} bytes); split larger inputs (chunked runs are not implemented yet)",
+      app.name(), size, kMaxInputBytes));
+}
 
 void sort_by_key(KeyValueList& list) {
   std::sort(list.begin(), list.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
+}
+
+void sort_output(const MapReduceApp& app, KeyValueList& list) {
+  std::sort(list.begin(), list.end(), [&app](const auto& a, const auto& b) {
+    if (a.first != b.first) return a.first < b.first;
+    return app.value_less(a.second, b.second);
+  });
 }
 
 namespace {
@@ -47,6 +84,22 @@ std::string compare_outputs(const MapReduceApp& app, const KeyValueList& expecte
   if (missing + extra + wrong == 0) return {};
   return fmt::format("{} ({} wrong values, {} missing keys, {} unexpected keys; {} expected keys)",
                      first, wrong, missing, extra, expected.size());
+}
+
+std::string compare_output_sets(const MapReduceApp& app, const KeyValueList& expected,
+                                const KeyValueList& actual) {
+  if (expected.size() == actual.size()) {  // fast path: equal canonical lists
+    bool equal = true;
+    for (std::size_t i = 0; i < expected.size() && equal; ++i) equal = expected[i] == actual[i];
+    if (equal) return {};
+  }
+  auto formatted = [&app](const KeyValueList& list) {
+    Pairs out;
+    out.reserve(list.size());
+    for (const auto& [k, v] : list) out.emplace_back(k, app.format_value(v));
+    return out;
+  };
+  return compare_as_sets(formatted(expected), formatted(actual));
 }
 
 }  // namespace harness::apps

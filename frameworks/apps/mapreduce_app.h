@@ -1,34 +1,51 @@
 // A MapReduce workload, written once: its user functions live in the portable
 // dialect (<name>_types.clh + <name>.clh, compiled for every runtime and
-// backend), its host side (record splitting, CPU reference, value format)
-// lives in a class implementing MapReduceApp.
+// backend), its host side (parameters, record splitting, side data, CPU
+// reference, value format, validation) lives in a class implementing
+// MapReduceApp.
 //
-// Contract of the dialect files (see wordcount/ for an example):
+// Contract of the dialect files (see wordcount/ and stringmatch/):
 //   <name>_types.clh  defines APP_VAL_T (intermediate value), APP_OUT_T (final
-//                     value), APP_HAS_REDUCE (0/1), APP_KEY_BYTE(c) (the key
-//                     normalization applied as key bytes are copied) and
-//                     app_combine(a, b) when the values can be combined.
+//                     value; apps without reduce set it to APP_VAL_T),
+//                     APP_HAS_REDUCE (0/1), APP_HAS_COMBINE (0/1),
+//                     APP_KEY_BYTE(c) (the key normalization applied as key
+//                     bytes are copied) and app_combine(a, b) when
+//                     APP_HAS_COMBINE.
 //   <name>.clh        defines app_map(EmitCtx*, GLOBAL const uchar* input,
 //                     u32 begin, u32 end), which calls emit_intermediate_g/_p,
-//                     and app_reduce(EmitCtx*, GLOBAL const uchar* key,
-//                     u32 key_len, ValueList* values), which calls emit_g and
-//                     reads values with value_count/value_at.
+//                     and, when APP_HAS_REDUCE, app_reduce(EmitCtx*, GLOBAL
+//                     const uchar* key, u32 key_len, ValueList* values), which
+//                     calls emit_g and reads values with value_count/value_at.
 // A runtime supplies EmitCtx, ValueList and the emit functions between the two
-// files (frameworks/<runtime>/kernels/<runtime>_emit.clh).
+// files (frameworks/<runtime>/kernels/<runtime>_emit.clh). Every runtime's
+// EmitCtx has the app's side data, read-only, for map and reduce:
+//   ctx->side (GLOBAL const uchar*), ctx->side_size (bytes),
+//   side_u32(ctx, i), side_f32(ctx, i) (the i-th 4-byte word).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "harness/core/validation.h"
+
 namespace harness::apps {
 
-// Final output: one (key, value) per key, sorted by key bytes; the value is the
-// raw bytes of APP_OUT_T (or, for apps without reduce, of APP_VAL_T).
+// Final output: (key, value) pairs sorted by key bytes, then by value
+// (MapReduceApp::value_less); the value is the raw bytes of APP_OUT_T (or, for
+// apps without reduce, of APP_VAL_T). Apps with reduce have one pair per key;
+// map-only apps have one pair per emit, and equal keys repeat.
 using KeyValueList = std::vector<std::pair<std::string, std::string>>;
+
+// Parameters by name (the same type as harness::Params).
+using Params = std::map<std::string, std::string>;
+
+// Record offsets are 32-bit: inputs must be smaller than this many bytes.
+inline constexpr std::uint64_t kMaxInputBytes = 0xffffffffULL;
 
 class MapReduceApp {
  public:
@@ -46,22 +63,68 @@ class MapReduceApp {
   virtual std::uint32_t output_value_size() const = 0;  // sizeof(APP_OUT_T)
   virtual bool has_reduce() const = 0;
 
+  // The app's own parameters with their defaults (registered as
+  // AppInfo::params; given with --param, a spec's params or axes).
+  virtual Params default_params() const { return {}; }
+  // What a correct answer means (registered as AppInfo::validation): "exact"
+  // (the canonical output lists are equal) or "set" (the same multiset of
+  // pairs, compare_as_sets; for map-only apps, whose order of values under one
+  // key is not defined).
+  virtual ValidationPolicy validation() const { return {}; }
+  // The app's parameters taken from `given` (which may hold other, unrelated
+  // names: a variant's knobs), defaults for those missing; throws UsageError
+  // for a bad value (check_params).
+  Params resolve_params(const Params& given) const;
+  // Value of one of the app's parameters: from `params`, else its default.
+  std::string param(const Params& params, const std::string& name) const;
+
   // Host preprocessing: splits the input into map records. Returns the
   // records' start offsets followed by the end offset (records + 1 entries).
+  // Throws RunError for inputs of kMaxInputBytes or more (check_input_size).
   virtual std::vector<std::uint32_t> split_records(const std::uint8_t* data,
                                                    std::size_t size) const = 0;
-  // The correct answer, computed independently of any runtime.
-  virtual KeyValueList reference(const std::uint8_t* data, std::size_t size) const = 0;
-  // Human-readable value for --dump-output.
+  // Read-only data for map and reduce besides the records (a pattern, an index
+  // of page starts, centroids, matrices), laid out as the app's dialect code
+  // reads it. Runtimes compute it in their timed `preprocess` phase and upload
+  // it once per run with the input (`copy_in`). Default: none.
+  virtual std::vector<std::uint8_t> side_data(const Params& /*params*/,
+                                              const std::uint8_t* /*data*/,
+                                              std::size_t /*size*/) const {
+    return {};
+  }
+  // The correct answer, computed independently of any runtime and of the
+  // app's dialect functions; sorted as KeyValueList says (sort_output).
+  virtual KeyValueList reference(const Params& params, const std::uint8_t* data,
+                                 std::size_t size) const = 0;
+  // Human-readable value for --dump-output and messages. Must be injective:
+  // set validation compares formatted values.
   virtual std::string format_value(std::string_view raw) const = 0;
+  // Order of values under one key in the canonical output. Default: raw bytes.
+  virtual bool value_less(std::string_view a, std::string_view b) const { return a < b; }
+
+ protected:
+  // Throws UsageError for a bad parameter value; `params` holds every one of
+  // the app's parameters.
+  virtual void check_params(const Params& /*params*/) const {}
 };
 
+// Throws RunError naming the limit when size >= kMaxInputBytes.
+void check_input_size(const MapReduceApp& app, std::size_t size);
+
 // Compares a runtime's output with the reference; returns an empty string when
-// they agree, else a one-line description of the first differences.
+// they agree, else a one-line description of the first differences. Both
+// lists must be in canonical order (sort_output).
 std::string compare_outputs(const MapReduceApp& app, const KeyValueList& expected,
                             const KeyValueList& actual);
 
-// Sorts by key bytes (unsigned), as the reference and --dump-output order keys.
+// Set validation: the same multiset of (key, formatted value) pairs; names the
+// first missing and unexpected pairs (harness::compare_as_sets).
+std::string compare_output_sets(const MapReduceApp& app, const KeyValueList& expected,
+                                const KeyValueList& actual);
+
+// Sorts by key bytes (unsigned) only; the order of equal keys is unspecified.
 void sort_by_key(KeyValueList& list);
+// Canonical order: by key bytes, then app.value_less.
+void sort_output(const MapReduceApp& app, KeyValueList& list);
 
 }  // namespace harness::apps

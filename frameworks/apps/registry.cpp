@@ -5,7 +5,8 @@
 namespace harness::apps {
 
 const std::vector<const MapReduceApp*>& mapreduce_apps() {
-  static const std::vector<const MapReduceApp*> apps = {&wordcount_app()};
+  static const std::vector<const MapReduceApp*> apps = {&wordcount_app(), &stringmatch_app(),
+                                                        &invertedindex_app()};
   return apps;
 }
 

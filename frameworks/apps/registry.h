@@ -9,6 +9,8 @@
 namespace harness::apps {
 
 const MapReduceApp& wordcount_app();
+const MapReduceApp& stringmatch_app();
+const MapReduceApp& invertedindex_app();
 
 const std::vector<const MapReduceApp*>& mapreduce_apps();
 // Throws UsageError for an unknown name.

@@ -11,19 +11,23 @@
 namespace harness::mapreduce {
 namespace {
 
-// References are computed once per (app, input) and shared by every variant
-// measured on that input.
-const apps::KeyValueList& cached_reference(const apps::MapReduceApp& app, const std::uint8_t* input,
+// References are computed once per (app, app parameters, input) and shared by
+// every variant measured on that input.
+const apps::KeyValueList& cached_reference(const apps::MapReduceApp& app,
+                                           const apps::Params& params, const std::uint8_t* input,
                                            std::size_t size) {
   static std::mutex mutex;
-  static std::map<std::tuple<std::string, const std::uint8_t*, std::size_t>, apps::KeyValueList>
+  static std::map<std::tuple<std::string, apps::Params, const std::uint8_t*, std::size_t>,
+                  apps::KeyValueList>
       cache;
   std::lock_guard lock(mutex);
-  auto key = std::make_tuple(app.name(), input, size);
+  auto key = std::make_tuple(app.name(), params, input, size);
   auto it = cache.find(key);
   if (it == cache.end()) {
     if (cache.size() > 4) cache.clear();  // inputs change between points; keep memory bounded
-    it = cache.emplace(key, app.reference(input, size)).first;
+    apps::KeyValueList reference = app.reference(params, input, size);
+    apps::sort_output(app, reference);
+    it = cache.emplace(key, std::move(reference)).first;
   }
   return it->second;
 }
@@ -32,12 +36,21 @@ class MapReducePoint final : public PointRunner {
  public:
   MapReducePoint(const PointContext& ctx, std::unique_ptr<Runtime> runtime)
       : app_(apps::find_mapreduce_app(ctx.app)),
+        params_(app_.resolve_params(ctx.params)),
+        set_validation_(ctx.validation.kind == "set"),
         input_(ctx.input),
         size_(ctx.input_size),
-        runtime_(std::move(runtime)) {}
+        runtime_(std::move(runtime)) {
+    if (ctx.validation.kind != "exact" && ctx.validation.kind != "set") {
+      throw UsageError("MapReduce app '" + app_.name() + "' validates as 'exact' or 'set', not '" +
+                       ctx.validation.kind + "'");
+    }
+    runtime_->set_app_params(params_);
+  }
 
   void prepare() override {
-    reference_ = &cached_reference(app_, input_, size_);
+    apps::check_input_size(app_, size_);
+    reference_ = &cached_reference(app_, params_, input_, size_);
     runtime_->prepare(app_);
   }
   Measurement run_once() override {
@@ -45,18 +58,23 @@ class MapReducePoint final : public PointRunner {
     output_ = std::move(r.output);
     work_ = std::move(r.work);
     work_.input_bytes = size_;
-    work_.items("output_keys", output_.size());
+    work_.items("output_keys", output_.size());  // output pairs (one per key with reduce)
     return r.measurement;
   }
-  std::string validate_last() override { return apps::compare_outputs(app_, *reference_, output_); }
+  std::string validate_last() override {
+    return set_validation_ ? apps::compare_output_sets(app_, *reference_, output_)
+                           : apps::compare_outputs(app_, *reference_, output_);
+  }
   Work work() const override { return work_; }
-  // Sorted `key<TAB>value` lines (value as the app formats it).
+  // `key<TAB>value` lines in canonical order (value as the app formats it).
   void dump_output(std::ostream& out) const override {
     for (const auto& [k, v] : output_) out << k << '\t' << app_.format_value(v) << '\n';
   }
 
  private:
   const apps::MapReduceApp& app_;
+  apps::Params params_;
+  bool set_validation_;
   const std::uint8_t* input_;
   std::size_t size_;
   std::unique_ptr<Runtime> runtime_;

@@ -13,22 +13,34 @@ namespace harness::mapreduce {
 
 struct RunResult {
   Measurement measurement;
-  apps::KeyValueList output;  // sorted by key bytes
+  apps::KeyValueList output;  // canonical order (apps::sort_output)
   Work work;
 };
 
 class Runtime {
  public:
   virtual ~Runtime() = default;
+  // The app's parameters for the runs that follow (a point's params; names
+  // that are not the app's are ignored, missing ones take their defaults).
+  void set_app_params(apps::Params params) { app_params_ = std::move(params); }
+  const apps::Params& app_params() const { return app_params_; }
   // Untimed: kernel builds and other one-time set-up.
   virtual void prepare(const apps::MapReduceApp& /*app*/) {}
+  // One timed run: host preprocessing (app.split_records and
+  // app.side_data(app_params(), ...)), map, grouping, reduce, output in host
+  // memory. Inputs of apps::kMaxInputBytes or more throw RunError.
   virtual RunResult run(const apps::MapReduceApp& app, const std::uint8_t* input,
                         std::size_t size) = 0;
+
+ protected:
+  apps::Params app_params_;
 };
 
 using RuntimeFactory = std::function<std::unique_ptr<Runtime>(const PointContext&)>;
 
-// Wraps a runtime factory as the VariantInfo::make of a MapReduce variant.
+// Wraps a runtime factory as the VariantInfo::make of a MapReduce variant. The
+// point's validation kind picks the comparison: "exact" (compare_outputs) or
+// "set" (compare_output_sets); other kinds are a UsageError.
 std::function<std::unique_ptr<PointRunner>(const PointContext&)> point_factory(
     RuntimeFactory make_runtime);
 

@@ -25,10 +25,12 @@ std::uint32_t Scan::scan_level(backend::Buffer& data, std::uint32_t n, int level
   std::uint32_t tiles = (n + kTile - 1) / kTile;
   if (tiles == 0) tiles = 1;
   backend::Buffer& sums = pool_.get("scan.sums" + std::to_string(level), std::size_t{tiles} * 4);
-  q.launch(tiles_, backend::LaunchShape{tiles, kGroup}, data, n, sums);
+  backend::Buffer& overflow = pool_.get("scan.overflow", 4);
+  q.launch(tiles_, backend::LaunchShape{tiles, kGroup}, data, n, sums, overflow);
   if (tiles == 1) {
     std::uint32_t total = 0;
     q.read(&total, sums, 0, 4);
+    q.read(&overflow_, overflow, 0, 4);
     q.finish();
     return total;
   }
@@ -39,7 +41,9 @@ std::uint32_t Scan::scan_level(backend::Buffer& data, std::uint32_t n, int level
 
 std::uint64_t Scan::exclusive(backend::Buffer& data, std::uint32_t n) {
   if (n == 0) return 0;
-  return scan_level(data, n, 0);
+  pool_.device().queue().fill_zero(pool_.get("scan.overflow", 4), 0, 4);
+  const std::uint32_t total = scan_level(data, n, 0);
+  return overflow_ ? kOverflow : total;
 }
 
 }  // namespace harness::mapreduce

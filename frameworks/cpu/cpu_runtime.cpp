@@ -32,9 +32,22 @@ void parallel_for(unsigned workers, const std::function<void(unsigned)>& fn) {
   if (error) std::rethrow_exception(error);
 }
 
+namespace {
+using Factory = std::unique_ptr<mapreduce::Runtime> (*)(const Options&);
+const std::map<std::string, Factory>& factories() {
+  static const std::map<std::string, Factory> table = {{"wordcount", &make_wordcount},
+                                                       {"stringmatch", &make_stringmatch},
+                                                       {"invertedindex", &make_invertedindex}};
+  return table;
+}
+}  // namespace
+
+std::unique_ptr<mapreduce::Runtime> make_runtime(const std::string& app, const Options& options) {
+  auto it = factories().find(app);
+  return it == factories().end() ? nullptr : it->second(options);
+}
+
 void register_variants() {
-  static const std::map<std::string, std::unique_ptr<mapreduce::Runtime> (*)(const Options&)>
-      factories = {{"wordcount", &make_wordcount}};
   VariantInfo v;
   v.framework = "cpu";
   v.name = "default";
@@ -42,14 +55,13 @@ void register_variants() {
       "multi-threaded CPU MapReduce: per-thread hash tables partitioned by key, combine on insert";
   v.backends = {backend::Kind::cpu};
   v.default_params = {{"threads", "0"}};
-  for (const auto& [app, _] : factories) v.apps.push_back(app);
+  for (const auto& [app, _] : factories()) v.apps.push_back(app);
   v.make = mapreduce::point_factory([](const PointContext& ctx) {
-    auto it = factories.find(ctx.app);
-    if (it == factories.end())
-      throw UsageError("the cpu runtime has no build of app '" + ctx.app + "'");
     Options o;
     o.threads = mapreduce::param_u32(ctx.params, "threads");
-    return it->second(o);
+    auto runtime = make_runtime(ctx.app, o);
+    if (!runtime) throw UsageError("the cpu runtime has no build of app '" + ctx.app + "'");
+    return runtime;
   });
   Registry::instance().add_variant(std::move(v));
 }

@@ -5,6 +5,7 @@
 // merge + reduce task per partition.
 #pragma once
 
+#include <cstring>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -28,6 +29,10 @@ unsigned resolve_threads(unsigned requested);
 
 // One factory per app, defined in cpu/apps/cpu_<app>.cpp.
 std::unique_ptr<mapreduce::Runtime> make_wordcount(const Options& options);
+std::unique_ptr<mapreduce::Runtime> make_stringmatch(const Options& options);
+std::unique_ptr<mapreduce::Runtime> make_invertedindex(const Options& options);
+// The factory of an app by name; null when the cpu runtime has no build of it.
+std::unique_ptr<mapreduce::Runtime> make_runtime(const std::string& app, const Options& options);
 
 void register_variants();
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "frameworks/apps/registry.h"
 #include "frameworks/common/buffer_pool.h"
 #include "frameworks/common/mapreduce_program.h"
 #include "frameworks/common/scan.h"
@@ -31,11 +32,19 @@ std::uint32_t next_pow2(std::uint32_t n) {
   return p;
 }
 
+// Totals of the count passes; saturated counts (mars_emit.clh) and scan
+// overflow (Scan::kOverflow) both land at 2^32 - 1 or above.
 std::uint32_t checked_u32(std::uint64_t v, const char* what) {
-  if (v > 0xffffffffULL)
-    throw RunError(std::string("mars: ") + what + " exceed 4 GiB / 2^32 entries");
+  if (v >= 0xffffffffULL) {
+    throw RunError(std::string("mars: ") + what +
+                   " reach 4 GiB / 2^32 entries, the limit of its 32-bit offsets (chunked runs "
+                   "are not implemented yet)");
+  }
   return static_cast<std::uint32_t>(v);
 }
+
+// The bitonic sort pads the index to a power of two held in 32 bits.
+constexpr std::uint32_t kMaxPairs = std::uint32_t{1} << 31;
 
 // The program's kernels, looked up by name once at prepare time (a missing
 // kernel fails there, naming it, not at the first launch).
@@ -74,29 +83,39 @@ class Mars final : public mapreduce::Runtime {
     const std::uint32_t threads = tasks.groups * tasks.group_size;
     const std::uint32_t coalesced = options_.coalesced ? 1u : 0u;
 
-    // Preprocessing on the host: split the input into map records (Mars' AddMapInputRecord).
+    // Preprocessing on the host: split the input into map records (Mars'
+    // AddMapInputRecord) and build the app's side data.
     Stopwatch host;
     std::vector<std::uint32_t> offsets = app.split_records(input, size);
     const auto records = static_cast<std::uint32_t>(offsets.size() - 1);
+    side_ = app.side_data(app_params(), input, size);
+    const std::uint32_t side_size = checked_u32(side_.size(), "side data");
     result.measurement.phases.push_back({"preprocess", host.elapsed_ms()});
 
     Buffer& d_input = pool_.get("input", size);
     Buffer& d_offsets = pool_.get("offsets", offsets.size() * 4);
+    Buffer& d_side = pool_.get("side", side_.size());
     q.begin_span("copy_in");
     q.write(d_input, 0, input, size);
     q.write(d_offsets, 0, offsets.data(), offsets.size() * 4);
+    if (!side_.empty()) q.write(d_side, 0, side_.data(), side_.size());
     q.end_span();
 
     // Map, count pass and prefix sums: each thread's key bytes and pair count.
     Buffer& key_off = pool_.get("map.key_offsets", std::size_t{threads} * 4);
     Buffer& pair_off = pool_.get("map.pair_offsets", std::size_t{threads} * 4);
     q.begin_span("map_count");
-    q.launch(kernels_.map_count, tasks, d_input, d_offsets, records, coalesced, key_off, pair_off);
+    q.launch(kernels_.map_count, tasks, d_input, d_offsets, records, coalesced, d_side, side_size,
+             key_off, pair_off);
     const std::uint32_t key_bytes =
         checked_u32(scan_->exclusive(key_off, threads), "intermediate keys");
     const std::uint32_t pairs =
         checked_u32(scan_->exclusive(pair_off, threads), "intermediate pairs");
     q.end_span();
+    if (pairs > kMaxPairs) {
+      throw RunError("mars: " + std::to_string(pairs) +
+                     " intermediate pairs exceed the bitonic sort's limit of 2^31");
+    }
 
     // Map, emit pass. The index is padded to a power of two for the bitonic sort.
     const std::uint32_t padded = std::max<std::uint32_t>(2, next_pow2(pairs));
@@ -104,8 +123,8 @@ class Mars final : public mapreduce::Runtime {
     Buffer& recs = pool_.get("recs", std::size_t{padded} * sizeof(Record));
     Buffer& vals = pool_.get("vals", std::size_t{pairs} * app.value_size());
     q.begin_span("map");
-    q.launch(kernels_.map_emit, tasks, d_input, d_offsets, records, coalesced, key_off, pair_off,
-             keys, recs, vals);
+    q.launch(kernels_.map_emit, tasks, d_input, d_offsets, records, coalesced, d_side, side_size,
+             key_off, pair_off, keys, recs, vals);
     if (padded > pairs) {
       padding_.assign(padded - pairs, Record{0, MARS_SENTINEL, MARS_SENTINEL, 0});
       q.write(recs, std::size_t{pairs} * sizeof(Record), padding_.data(),
@@ -121,8 +140,8 @@ class Mars final : public mapreduce::Runtime {
     std::vector<char> out_keys, out_vals;
     std::uint64_t copied_out = 0;
     if (app.has_reduce()) {
-      copied_out =
-          reduce(app, pairs, keys, recs, vals, tasks, coalesced, out_recs, out_keys, out_vals);
+      copied_out = reduce(app, pairs, keys, recs, vals, d_side, side_size, tasks, coalesced,
+                          out_recs, out_keys, out_vals);
     } else {
       copied_out = copy_out_intermediate(app, pairs, key_bytes, keys, recs, vals, out_recs,
                                          out_keys, out_vals);
@@ -138,13 +157,13 @@ class Mars final : public mapreduce::Runtime {
           std::string(out_keys.data() + out_recs[i].key_off, out_recs[i].key_len),
           std::string(out_vals.data() + i * vsize, vsize));
     }
-    apps::sort_by_key(result.output);
+    apps::sort_output(app, result.output);
 
     // Declared work: the map phase reads the input and writes the keys,
     // directory index and values; copies in and out cross the host link.
     result.work.items("records", records)
         .items("intermediate_pairs", pairs)
-        .reads(level::h2d, size + offsets.size() * 4, "copy_in")
+        .reads(level::h2d, size + offsets.size() * 4 + side_.size(), "copy_in")
         .reads(level::dram, size, "map")
         .writes(
             level::dram,
@@ -189,9 +208,9 @@ class Mars final : public mapreduce::Runtime {
 
   // Returns the bytes copied back to the host.
   std::uint64_t reduce(const apps::MapReduceApp& app, std::uint32_t pairs, Buffer& keys,
-                       Buffer& recs, Buffer& vals, LaunchShape tasks, std::uint32_t coalesced,
-                       std::vector<OutRecord>& out_recs, std::vector<char>& out_keys,
-                       std::vector<char>& out_vals) {
+                       Buffer& recs, Buffer& vals, Buffer& side, std::uint32_t side_size,
+                       LaunchShape tasks, std::uint32_t coalesced, std::vector<OutRecord>& out_recs,
+                       std::vector<char>& out_keys, std::vector<char>& out_vals) {
     auto& q = device_.queue();
     const std::uint32_t threads = tasks.groups * tasks.group_size;
     Buffer& flags = pool_.get("group.flags", std::size_t{pairs} * 4 + 4);
@@ -212,8 +231,8 @@ class Mars final : public mapreduce::Runtime {
     if (groups > 0) {
       q.launch(kernels_.group_starts, LaunchShape::cover(pairs, kSortGroup), flags, ids, pairs,
                starts);
-      q.launch(kernels_.reduce_count, tasks, recs, keys, vals, starts, groups, coalesced, key_off,
-               out_off);
+      q.launch(kernels_.reduce_count, tasks, recs, keys, vals, starts, groups, coalesced, side,
+               side_size, key_off, out_off);
       out_key_bytes = checked_u32(scan_->exclusive(key_off, threads), "output keys");
       outputs = checked_u32(scan_->exclusive(out_off, threads), "outputs");
     }
@@ -221,8 +240,8 @@ class Mars final : public mapreduce::Runtime {
     Buffer& d_out_recs = pool_.get("out.recs", std::size_t{outputs} * sizeof(OutRecord));
     Buffer& d_out_vals = pool_.get("out.vals", std::size_t{outputs} * app.output_value_size());
     if (groups > 0) {
-      q.launch(kernels_.reduce_emit, tasks, recs, keys, vals, starts, groups, coalesced, key_off,
-               out_off, d_out_keys, d_out_recs, d_out_vals);
+      q.launch(kernels_.reduce_emit, tasks, recs, keys, vals, starts, groups, coalesced, side,
+               side_size, key_off, out_off, d_out_keys, d_out_recs, d_out_vals);
     }
     q.end_span();
 
@@ -272,6 +291,7 @@ class Mars final : public mapreduce::Runtime {
   std::unique_ptr<mapreduce::Scan> scan_;
   Kernels kernels_;
   std::vector<Record> padding_;
+  std::vector<std::uint8_t> side_;
   std::uint32_t sort_launches_ = 0;
 };
 
@@ -321,7 +341,7 @@ void register_variants() {
     v.description = d.description;
     v.backends = {backend::Kind::opencl, backend::Kind::cuda};
     v.default_params = p;
-    v.apps = {"wordcount"};
+    for (const apps::MapReduceApp* app : apps::mapreduce_apps()) v.apps.push_back(app->name());
     v.make = mapreduce::point_factory([](const PointContext& ctx) {
       if (!ctx.device) throw UsageError("mars needs a GPU backend (opencl or cuda)");
       return make_runtime(*ctx.device, options_from(ctx.params));

@@ -3,14 +3,31 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
+#include <iostream>
 #include <map>
+#include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/core/stats.h"
 
 namespace harness {
-nlohmann::json measure_ceilings(backend::Device& device, std::size_t bytes, int reps) {
+namespace {
+
+struct Probes {
+  std::mutex mutex;
+  std::vector<std::pair<std::string, CeilingProbe>> list;
+};
+
+Probes& probes() {
+  static Probes p;
+  return p;
+}
+
+// The copies every backend can do through its queue.
+nlohmann::json measure_copies(backend::Device& device, std::size_t bytes, int reps) {
   auto& q = device.queue();
   backend::Buffer a = device.allocate(bytes), b = device.allocate(bytes);
   // Pinned on every backend that can pin (OpenCL too); kind() says what was had.
@@ -22,6 +39,7 @@ nlohmann::json measure_ceilings(backend::Device& device, std::size_t bytes, int 
   q.copy(b, 0, a, 0, bytes);
   q.read(pinned.data(), b, 0, bytes);
   q.write(a, 0, pageable.data(), bytes);
+  q.read(pageable.data(), b, 0, bytes);
   q.finish();
   q.take_spans();
   std::map<std::string, std::vector<double>> ms;
@@ -38,16 +56,14 @@ nlohmann::json measure_ceilings(backend::Device& device, std::size_t bytes, int 
     q.begin_span("d2h_pinned");
     q.read(pinned.data(), b, 0, bytes);
     q.end_span();
+    q.begin_span("d2h_pageable");
+    q.read(pageable.data(), b, 0, bytes);
+    q.end_span();
     for (auto& s : q.take_spans()) ms[s.name].push_back(s.milliseconds);
   }
-  const auto& info = device.info();
   auto entry = [&](const char* name, double gbps, std::string method) {
-    return nlohmann::json{{"backend", backend::kind_name(info.kind)},
-                          {"device_index", info.index},
-                          {"name", name},
-                          {"value", gbps},
-                          {"unit", "GB/s"},
-                          {"method", std::move(method)}};
+    return nlohmann::json{
+        {"name", name}, {"value", gbps}, {"unit", "GB/s"}, {"method", std::move(method)}};
   };
   const double gb = static_cast<double>(bytes) / 1e9;
   // A device whose queue reports no timing (0 ms) gives no ceiling rather than infinity.
@@ -71,7 +87,58 @@ nlohmann::json measure_ceilings(backend::Device& device, std::size_t bytes, int 
                          mib, reps)),
        host_copy("h2d_pinned", "host-to-device", pinned),
        host_copy("h2d_pageable", "host-to-device", pageable),
-       host_copy("d2h_pinned", "device-to-host", pinned)});
+       host_copy("d2h_pinned", "device-to-host", pinned),
+       host_copy("d2h_pageable", "device-to-host", pageable)});
+}
+
+}  // namespace
+
+void register_ceiling_probe(const std::string& name, CeilingProbe probe) {
+  Probes& p = probes();
+  std::lock_guard lock(p.mutex);
+  for (auto& [n, f] : p.list) {
+    if (n == name) {
+      f = std::move(probe);
+      return;
+    }
+  }
+  p.list.emplace_back(name, std::move(probe));
+}
+
+std::vector<std::string> ceiling_probe_names() {
+  Probes& p = probes();
+  std::lock_guard lock(p.mutex);
+  std::vector<std::string> names;
+  for (const auto& [n, f] : p.list) names.push_back(n);
+  return names;
+}
+
+nlohmann::json measure_ceilings(backend::Device& device, std::size_t bytes, int reps) {
+  nlohmann::json out = measure_copies(device, bytes, reps);
+  std::vector<std::pair<std::string, CeilingProbe>> list;
+  {
+    Probes& p = probes();
+    std::lock_guard lock(p.mutex);
+    list = p.list;
+  }
+  for (const auto& [name, probe] : list) {
+    try {
+      nlohmann::json got = probe(device, bytes);
+      if (got.is_object()) got = nlohmann::json::array({got});
+      for (auto& e : got) out.push_back(std::move(e));
+    } catch (const std::exception& e) {
+      std::cerr << fmt::format("  (ceiling probe {} failed on {}: {}; skipped)\n", name,
+                               device.info().name, e.what());
+    }
+  }
+  const auto& info = device.info();
+  nlohmann::json tagged = nlohmann::json::array();
+  for (auto& e : out) {
+    nlohmann::json t = {{"backend", backend::kind_name(info.kind)}, {"device_index", info.index}};
+    for (auto& [k, v] : e.items()) t[k] = v;
+    tagged.push_back(std::move(t));
+  }
+  return tagged;
 }
 
 }  // namespace harness

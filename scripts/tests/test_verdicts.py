@@ -445,6 +445,144 @@ class MonotoneTest(unittest.TestCase):
         self.assertTrue(vs[0].verdict.startswith("not evaluated (bad monotone rule"))
 
 
+def blocks_sweep(values, variant="tree", x="group_size", other=None, **kw):
+    """A sweep of crafted points along `x` (powers of two from 64): the rate
+    dram@reduce of each is values[i] x D2D GB/s."""
+    pts = []
+    for i, f in enumerate(values):
+        ax = {x: str(64 << i)}
+        ax.update(other or {})
+        pts.append(C.make_v2_point(variant, ax, f, **kw))
+    return pts
+
+
+SAT = {"kind": "saturates", "candidate": {"variant": "tree"}, "x": "group_size",
+       "metric": "rate:dram@reduce", "max_gain": 0.1}
+
+
+class SweepShapeRulesTest(unittest.TestCase):
+    def test_saturates(self):
+        vs = evaluate_v2(SAT, blocks_sweep([0.2, 0.4, 0.6, 0.63]))  # last step +5%
+        self.assertEqual([v.verdict for v in vs], [V.HOLDS])
+        self.assertIn("last step group_size=256 -> 512 +5.0%", vs[0].detail)
+        vs = evaluate_v2(SAT, blocks_sweep([0.2, 0.4, 0.6, 0.9]))   # still +50%
+        self.assertEqual([v.verdict for v in vs], [V.DOES_NOT_HOLD])
+        self.assertIn("+50.0%", vs[0].detail)
+
+    def test_saturates_per_series_and_failed_point(self):
+        pts = blocks_sweep([0.2, 0.4, 0.41], other={"segment": "1024"}) + \
+            blocks_sweep([0.2, 0.4, 0.8], other={"segment": "65536"})
+        vs = evaluate_v2(SAT, pts)
+        self.assertEqual([v.verdict for v in vs], [V.DOES_NOT_HOLD])
+        self.assertIn("segment=65536", vs[0].detail.split("broken:")[1])
+        pts = blocks_sweep([0.2, 0.4, 0.41])
+        pts[1] = C.make_v2_point("tree", {"group_size": "128"}, 0.4, validation="failed")
+        self.assertEqual([v.verdict for v in evaluate_v2(SAT, pts)], [V.DOES_NOT_HOLD])
+        self.assertEqual([v.verdict for v in evaluate_v2(SAT, blocks_sweep([0.2]))], [V.NOT_RUN])
+
+    def test_keeps_rising(self):
+        rule = dict(SAT, kind="keeps_rising", min_gain=0.1)
+        rule.pop("max_gain")
+        self.assertEqual([v.verdict for v in evaluate_v2(rule, blocks_sweep([0.2, 0.4, 0.6, 0.9]))], [V.HOLDS])
+        vs = evaluate_v2(rule, blocks_sweep([0.2, 0.4, 0.6, 0.62]))
+        self.assertEqual([v.verdict for v in vs], [V.DOES_NOT_HOLD])
+        self.assertIn("gains >= 10.0%", vs[0].detail)
+
+    def test_scales(self):
+        rule = {"kind": "scales", "candidate": {"variant": "tree"}, "x": "groups", "metric": "rate:dram@reduce",
+                "min_efficiency": 0.7}
+        # 64 -> 512 groups is 8x; 0.05 -> 0.32 is 6.4x: efficiency 0.8
+        vs = evaluate_v2(rule, blocks_sweep([0.05, 0.1, 0.2, 0.32], x="groups"))
+        self.assertEqual([v.verdict for v in vs], [V.HOLDS])
+        self.assertIn("efficiency 0.8", vs[0].detail)
+        vs = evaluate_v2(rule, blocks_sweep([0.05, 0.1, 0.2, 0.2], x="groups"))  # 4x over 8x
+        self.assertEqual([v.verdict for v in vs], [V.DOES_NOT_HOLD])
+        self.assertIn("efficiency 0.5", vs[0].detail)
+
+    def test_drops_with_and_without_a_baseline(self):
+        rule = {"kind": "drops", "candidate": {"variant": "tree"}, "x": "group_size", "metric": "rate:dram@reduce",
+                "min_drop": 0.2}
+        self.assertEqual([v.verdict for v in evaluate_v2(rule, blocks_sweep([0.9, 0.8, 0.5]))], [V.HOLDS])
+        self.assertEqual([v.verdict for v in evaluate_v2(rule, blocks_sweep([0.9, 0.5, 0.8]))], [V.DOES_NOT_HOLD])
+        # candidate over baseline: 0.9/0.3 = 3x at 64, 0.6/0.5 = 1.2x at 256: the gain falls by 60%
+        with_base = dict(rule, baseline={"variant": "nol1"})
+        pts = blocks_sweep([0.9, 0.8, 0.6]) + blocks_sweep([0.3, 0.4, 0.5], variant="nol1")
+        vs = evaluate_v2(with_base, pts)
+        self.assertEqual([v.verdict for v in vs], [V.HOLDS])
+        self.assertIn("group_size=64 3, group_size=128 2, group_size=256 1.2", vs[0].detail)
+        self.assertIn("over the baseline's", vs[0].detail)
+        pts = blocks_sweep([0.9, 0.8, 0.6]) + blocks_sweep([0.3, 0.4, 0.2], variant="nol1")
+        self.assertEqual([v.verdict for v in evaluate_v2(with_base, pts)], [V.DOES_NOT_HOLD])
+        # no baseline points: nothing to judge
+        self.assertEqual([v.verdict for v in evaluate_v2(with_base, blocks_sweep([0.9, 0.6]))], [V.NOT_RUN])
+
+    def test_counter_metric(self):
+        pts = blocks_sweep([0.5, 0.5, 0.5])
+        for p, rate in zip(pts, (97.0, 60.0, 12.0)):
+            p["counters"]["l1_hit_rate"] = rate
+        self.assertEqual(V.stat(pts[2], "counter:l1_hit_rate"), 12.0)
+        self.assertIsNone(V.stat(pts[0], "counter:l2_hit_rate"))
+        self.assertEqual(V.metric_unit("counter:l1_hit_rate"), "%")
+        rule = {"kind": "drops", "candidate": {"variant": "tree"}, "x": "group_size",
+                "metric": "counter:l1_hit_rate", "min_drop": 0.5}
+        self.assertEqual([v.verdict for v in evaluate_v2(rule, pts)], [V.HOLDS])
+
+
+class CeilingRatioTest(unittest.TestCase):
+    RULE = {"kind": "ceiling_ratio", "candidate": {"variant": "tree"}, "ceiling": "dram_read", "of": "d2d_copy",
+            "min_ratio": 0.93}
+
+    def doc(self, dram_read):
+        doc = C.make_document_v2([C.make_v2_point()], self.RULE)
+        doc["ceilings"] = [{"backend": "cuda", "device_index": 0, "name": "d2d_copy", "value": 2000.0,
+                            "unit": "GB/s", "method": "m"}]
+        if dram_read is not None:
+            doc["ceilings"].append({"backend": "cuda", "device_index": 0, "name": "dram_read",
+                                    "value": dram_read, "unit": "GB/s", "method": "m"})
+        return doc
+
+    def test_ratio_of_the_documents_ceilings(self):
+        vs = V.evaluate_documents([self.doc(1900.0)])
+        self.assertEqual([v.verdict for v in vs], [V.HOLDS])
+        self.assertIn("dram_read 1900.0 / d2d_copy 2000.0 = 95.0%", vs[0].detail)
+        self.assertEqual([v.verdict for v in V.evaluate_documents([self.doc(1800.0)])], [V.DOES_NOT_HOLD])
+        self.assertEqual([v.verdict for v in V.evaluate_documents([self.doc(None)])], [V.NOT_RUN])
+
+
+class CombinatorsTest(unittest.TestCase):
+    def test_all_of(self):
+        holds = dict(SAT)
+        broken = dict(SAT, max_gain=0.01)
+        pts = blocks_sweep([0.2, 0.4, 0.6, 0.63])
+        vs = evaluate_v2({"kind": "all_of", "rules": [holds, {"kind": "all_valid"}]}, pts)
+        self.assertEqual([(v.verdict, v.rule) for v in vs], [(V.HOLDS, "all_of")])
+        self.assertIn("[1 saturates] holds", vs[0].detail)
+        self.assertIn("[2 all_valid] holds", vs[0].detail)
+        vs = evaluate_v2({"kind": "all_of", "rules": [holds, broken]}, pts)
+        self.assertEqual([v.verdict for v in vs], [V.DOES_NOT_HOLD])
+        not_run = dict(SAT, candidate={"variant": "absent"})
+        vs = evaluate_v2({"kind": "all_of", "rules": [holds, not_run]}, pts)
+        self.assertEqual([v.verdict for v in vs], [V.NOT_RUN])
+        vs = evaluate_v2({"kind": "all_of", "rules": []}, pts)
+        self.assertTrue(vs[0].verdict.startswith("not evaluated (bad all_of rule"))
+
+    def test_first_of_falls_back_when_the_first_is_not_run(self):
+        pts = blocks_sweep([0.9, 0.8, 0.5])
+        counters = {"kind": "drops", "candidate": {"variant": "tree"}, "x": "group_size",
+                    "metric": "counter:l1_hit_rate", "min_drop": 0.2}
+        proxy = dict(counters, metric="rate:dram@reduce")
+        vs = evaluate_v2({"kind": "first_of", "rules": [counters, proxy]}, pts)
+        self.assertEqual([v.verdict for v in vs], [V.HOLDS])
+        self.assertIn("by rule 2 (drops) (rule 1 not run)", vs[0].detail)
+        for p, rate in zip(pts, (90.0, 89.0, 88.0)):  # counters present: they decide
+            p["counters"]["l1_hit_rate"] = rate
+        vs = evaluate_v2({"kind": "first_of", "rules": [counters, proxy]}, pts)
+        self.assertEqual([v.verdict for v in vs], [V.DOES_NOT_HOLD])
+        self.assertIn("by rule 1 (drops)", vs[0].detail)
+        vs = evaluate_v2({"kind": "first_of", "rules": [dict(counters, candidate={"variant": "x"})]}, pts)
+        self.assertEqual([v.verdict for v in vs], [V.NOT_RUN])
+
+
 class HelpersTest(unittest.TestCase):
     def test_short_device(self):
         self.assertEqual(V.short_device("NVIDIA H100 80GB HBM3"), "H100 80GB HBM3")

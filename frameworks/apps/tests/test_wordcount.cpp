@@ -12,7 +12,8 @@ namespace {
 std::string u32_bytes(std::uint32_t v) { return std::string(reinterpret_cast<const char*>(&v), 4); }
 
 KeyValueList reference_of(const std::string& text) {
-  return wordcount_app().reference(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+  return wordcount_app().reference({}, reinterpret_cast<const std::uint8_t*>(text.data()),
+                                   text.size());
 }
 
 TEST(WordCount, ReferenceFollowsTheWordRule) {

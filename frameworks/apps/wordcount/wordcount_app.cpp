@@ -1,11 +1,10 @@
 // Word count, host side: record splitting, the CPU reference, value format.
 #include <algorithm>
 #include <cstring>
-#include <thread>
 #include <unordered_map>
 
+#include "frameworks/apps/records.h"
 #include "frameworks/apps/registry.h"
-#include "harness/core/errors.h"
 
 namespace harness::apps {
 namespace {
@@ -16,23 +15,8 @@ bool is_letter(std::uint8_t c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c
 // byte so that no word spans two records.
 constexpr std::size_t kMaxRecordBytes = 4096;
 
-// Appends the start offsets of the records in [begin, end); begin is a line start.
-void split_range(const std::uint8_t* data, std::size_t begin, std::size_t end,
-                 std::vector<std::uint32_t>& out) {
-  out.reserve((end - begin) / 64 + 1);
-  std::size_t start = begin;
-  while (start < end) {
-    const void* nl = std::memchr(data + start, '\n', std::min(end - start, kMaxRecordBytes));
-    std::size_t stop;
-    if (nl) {
-      stop = static_cast<std::size_t>(static_cast<const std::uint8_t*>(nl) - data) + 1;
-    } else {
-      stop = std::min(end, start + kMaxRecordBytes);
-      while (stop < end && is_letter(data[stop - 1]) && is_letter(data[stop])) ++stop;
-    }
-    out.push_back(static_cast<std::uint32_t>(start));
-    start = stop;
-  }
+bool can_cut(std::uint8_t before, std::uint8_t after) {
+  return !(is_letter(before) && is_letter(after));
 }
 
 class WordCount final : public MapReduceApp {
@@ -48,38 +32,15 @@ class WordCount final : public MapReduceApp {
   bool has_reduce() const override { return true; }
 
   // Records are lines; a line longer than kMaxRecordBytes is cut at the first
-  // non-letter byte past that length. Large inputs are split on all host
-  // cores: each thread takes a run of whole lines, so the records are the same
-  // as a serial split's.
+  // non-letter byte past that length.
   std::vector<std::uint32_t> split_records(const std::uint8_t* data,
                                            std::size_t size) const override {
-    if (size >= 0xffffffffu) throw RunError("word count input must be smaller than 4 GiB");
-    const unsigned threads =
-        size < (std::size_t{8} << 20) ? 1u : std::max(1u, std::thread::hardware_concurrency());
-    std::vector<std::size_t> bounds{0};
-    for (unsigned t = 1; t < threads; ++t) {
-      std::size_t b = std::max(bounds.back(), size * t / threads);
-      const void* nl = b < size ? std::memchr(data + b, '\n', size - b) : nullptr;
-      if (!nl) break;
-      bounds.push_back(static_cast<std::size_t>(static_cast<const std::uint8_t*>(nl) - data) + 1);
-    }
-    bounds.push_back(size);
-    std::vector<std::vector<std::uint32_t>> parts(bounds.size() - 1);
-    std::vector<std::thread> pool;
-    for (std::size_t p = 0; p < parts.size(); ++p) {
-      pool.emplace_back([&, p] { split_range(data, bounds[p], bounds[p + 1], parts[p]); });
-    }
-    for (auto& t : pool) t.join();
-    std::vector<std::uint32_t> offsets;
-    std::size_t total = 1;
-    for (const auto& part : parts) total += part.size();
-    offsets.reserve(total);
-    for (const auto& part : parts) offsets.insert(offsets.end(), part.begin(), part.end());
-    offsets.push_back(static_cast<std::uint32_t>(size));
-    return offsets;
+    check_input_size(*this, size);
+    return split_lines(data, size, kMaxRecordBytes, &can_cut);
   }
 
-  KeyValueList reference(const std::uint8_t* data, std::size_t size) const override {
+  KeyValueList reference(const Params& /*params*/, const std::uint8_t* data,
+                         std::size_t size) const override {
     std::unordered_map<std::string, std::uint32_t> counts;
     std::string word;
     for (std::size_t i = 0; i <= size; ++i) {

@@ -40,3 +40,34 @@ INSTANTIATE_TEST_SUITE_P(Backends, ScanTest, ::testing::ValuesIn(kernel_backends
 
 }  // namespace
 }  // namespace harness::testing
+
+namespace harness::testing {
+namespace {
+
+using ScanOverflow = DeviceTest;
+
+// A total of 2^32 or more is reported as kOverflow, within a tile and across
+// tiles; a total of exactly 2^32 - 1 is not.
+TEST_P(ScanOverflow, TotalsThatDoNotFit32BitsAreReported) {
+  mapreduce::BufferPool pool(*device_);
+  mapreduce::Scan scan(pool);
+  auto total_of = [&](const std::vector<std::uint32_t>& in) {
+    backend::Buffer buf = device_->allocate(in.size() * 4);
+    device_->queue().write(buf, 0, in.data(), in.size() * 4);
+    const std::uint64_t total = scan.exclusive(buf, static_cast<std::uint32_t>(in.size()));
+    device_->queue().finish();
+    return total;
+  };
+  EXPECT_EQ(total_of({0x80000000u, 0x80000000u}), mapreduce::Scan::kOverflow);
+  EXPECT_EQ(total_of({0xffffffffu}), 0xffffffffu);
+  EXPECT_EQ(total_of({0x7fffffffu, 0x80000000u}), 0xffffffffu);
+  EXPECT_EQ(total_of(std::vector<std::uint32_t>(2048, 1u << 21)), mapreduce::Scan::kOverflow);
+  EXPECT_EQ(total_of(std::vector<std::uint32_t>(5000, 3u)), 15000u);  // the flag is reset
+}
+
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ScanOverflow);
+INSTANTIATE_TEST_SUITE_P(Backends, ScanOverflow, ::testing::ValuesIn(kernel_backends()),
+                         backend_test_name);
+
+}  // namespace
+}  // namespace harness::testing

@@ -1,5 +1,5 @@
-// The multi-threaded CPU runtime against the word-count reference, with
-// several thread counts (partitions = threads).
+// The multi-threaded CPU runtime against every app's reference, with several
+// thread counts (partitions = threads), including the map-only path.
 #include <gtest/gtest.h>
 
 #include "frameworks/apps/registry.h"
@@ -9,22 +9,38 @@
 namespace harness::testing {
 namespace {
 
-class CpuRuntimeTest : public ::testing::TestWithParam<unsigned> {};
+class CpuRuntimeTest : public ::testing::TestWithParam<std::tuple<std::string, unsigned>> {};
 
 TEST_P(CpuRuntimeTest, MatchesReference) {
-  const apps::MapReduceApp& app = apps::wordcount_app();
+  const auto& [name, threads] = GetParam();
   cpu::Options o;
-  o.threads = GetParam();
-  auto runtime = cpu::make_wordcount(o);
-  for (const auto& [name, text] : mapreduce_inputs()) {
-    const auto* data = reinterpret_cast<const std::uint8_t*>(text.data());
-    mapreduce::RunResult r = runtime->run(app, data, text.size());
-    EXPECT_EQ(apps::compare_outputs(app, app.reference(data, text.size()), r.output), "")
-        << name << " with " << GetParam() << " threads";
-  }
+  o.threads = threads;
+  auto runtime = cpu::make_runtime(name, o);
+  ASSERT_TRUE(runtime);
+  expect_reference(*runtime, apps::find_mapreduce_app(name),
+                   "cpu with " + std::to_string(threads) + " threads");
 }
 
-INSTANTIATE_TEST_SUITE_P(Threads, CpuRuntimeTest, ::testing::Values(1u, 2u, 5u));
+INSTANTIATE_TEST_SUITE_P(AppsAndThreads, CpuRuntimeTest,
+                         ::testing::Combine(::testing::Values("wordcount", "stringmatch",
+                                                              "invertedindex"),
+                                            ::testing::Values(1u, 2u, 5u)));
+
+// Map-only: no merge/reduce phase, every emitted pair is output.
+TEST(CpuRuntime, MapOnlyAppsReportMapPhasesAndEveryPair) {
+  auto runtime = cpu::make_runtime("stringmatch", cpu::Options{3});
+  runtime->set_app_params({{"pattern", "aa"}});
+  const std::string text = "aaaa\naaa\nbaab\n";
+  mapreduce::RunResult r = runtime->run(
+      apps::stringmatch_app(), reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+  std::vector<std::string> names;
+  for (const auto& p : r.measurement.phases) names.push_back(p.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"preprocess", "map"}));
+  EXPECT_EQ(r.output.size(), 6u);
+  EXPECT_EQ(r.work.item("intermediate_pairs"), 6u);
+  EXPECT_EQ(r.work.item("records"), 3u);
+  EXPECT_EQ(cpu::make_runtime("nope", cpu::Options{}), nullptr);
+}
 
 }  // namespace
 }  // namespace harness::testing

@@ -11,8 +11,11 @@ DEVICE_FN u32 mars_task(u32 t, u32 k, u32 threads, u32 per_thread, u32 coalesced
   return coalesced ? t + k * threads : t * per_thread + k;
 }
 
-DEVICE_FN EmitCtx mars_ctx(u32 counting, u32 key_bytes, u32 pairs) {
+DEVICE_FN EmitCtx mars_ctx(GLOBAL const uchar* side, u32 side_size, u32 counting, u32 key_bytes,
+                           u32 pairs) {
   EmitCtx ctx;
+  ctx.side = side;
+  ctx.side_size = side_size;
   ctx.counting = counting;
   ctx.key_bytes = key_bytes;
   ctx.pairs = pairs;
@@ -26,10 +29,10 @@ DEVICE_FN EmitCtx mars_ctx(u32 counting, u32 key_bytes, u32 pairs) {
 
 /* ------------------------------------------------------------------ map */
 KERNEL mars_map_count(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u32 num_records, u32 coalesced,
-                      GLOBAL u32* key_bytes, GLOBAL u32* pairs) {
+                      GLOBAL const uchar* side, u32 side_size, GLOBAL u32* key_bytes, GLOBAL u32* pairs) {
   u32 t = GLOBAL_ID, threads = GLOBAL_SIZE;
   u32 per = (num_records + threads - 1) / threads;
-  EmitCtx ctx = mars_ctx(1u, 0u, 0u);
+  EmitCtx ctx = mars_ctx(side, side_size, 1u, 0u, 0u);
   for (u32 k = 0; k < per; ++k) {
     u32 r = mars_task(t, k, threads, per, coalesced);
     if (r >= num_records) break;
@@ -40,11 +43,12 @@ KERNEL mars_map_count(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u32 
 }
 
 KERNEL mars_map_emit(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u32 num_records, u32 coalesced,
-                     GLOBAL const u32* key_offsets, GLOBAL const u32* pair_offsets, GLOBAL uchar* keys,
-                     GLOBAL MarsRecord* recs, GLOBAL APP_VAL_T* vals) {
+                     GLOBAL const uchar* side, u32 side_size, GLOBAL const u32* key_offsets,
+                     GLOBAL const u32* pair_offsets, GLOBAL uchar* keys, GLOBAL MarsRecord* recs,
+                     GLOBAL APP_VAL_T* vals) {
   u32 t = GLOBAL_ID, threads = GLOBAL_SIZE;
   u32 per = (num_records + threads - 1) / threads;
-  EmitCtx ctx = mars_ctx(0u, key_offsets[t], pair_offsets[t]);
+  EmitCtx ctx = mars_ctx(side, side_size, 0u, key_offsets[t], pair_offsets[t]);
   ctx.keys = keys;
   ctx.recs = recs;
   ctx.vals = vals;
@@ -146,8 +150,12 @@ KERNEL mars_group_starts(GLOBAL const u32* flags, GLOBAL const u32* ids, u32 n, 
 }
 
 /* --------------------------------------------------------------- reduce */
+/* Apps without reduce (Mars' noReduce) define no app_reduce: the sorted
+ * intermediate pairs are the output and the reduce kernels are never launched
+ * (they still exist, empty, so every program has the same kernels). */
 DEVICE_FN void mars_reduce_group(EmitCtx* ctx, GLOBAL const MarsRecord* recs, GLOBAL const uchar* keys,
                                  GLOBAL const APP_VAL_T* vals, GLOBAL const u32* starts, u32 g) {
+#if APP_HAS_REDUCE
   ValueList values;
   values.recs = recs;
   values.vals = vals;
@@ -155,14 +163,22 @@ DEVICE_FN void mars_reduce_group(EmitCtx* ctx, GLOBAL const MarsRecord* recs, GL
   values.count = starts[g + 1] - starts[g];
   MarsRecord first = recs[values.begin];
   app_reduce(ctx, keys + first.key_off, first.key_len, &values);
+#else
+  (void)ctx;
+  (void)recs;
+  (void)keys;
+  (void)vals;
+  (void)starts;
+  (void)g;
+#endif
 }
 
 KERNEL mars_reduce_count(GLOBAL const MarsRecord* recs, GLOBAL const uchar* keys, GLOBAL const APP_VAL_T* vals,
-                         GLOBAL const u32* starts, u32 groups, u32 coalesced, GLOBAL u32* key_bytes,
-                         GLOBAL u32* outputs) {
+                         GLOBAL const u32* starts, u32 groups, u32 coalesced, GLOBAL const uchar* side,
+                         u32 side_size, GLOBAL u32* key_bytes, GLOBAL u32* outputs) {
   u32 t = GLOBAL_ID, threads = GLOBAL_SIZE;
   u32 per = (groups + threads - 1) / threads;
-  EmitCtx ctx = mars_ctx(1u, 0u, 0u);
+  EmitCtx ctx = mars_ctx(side, side_size, 1u, 0u, 0u);
   for (u32 k = 0; k < per; ++k) {
     u32 g = mars_task(t, k, threads, per, coalesced);
     if (g >= groups) break;
@@ -173,12 +189,12 @@ KERNEL mars_reduce_count(GLOBAL const MarsRecord* recs, GLOBAL const uchar* keys
 }
 
 KERNEL mars_reduce_emit(GLOBAL const MarsRecord* recs, GLOBAL const uchar* keys, GLOBAL const APP_VAL_T* vals,
-                        GLOBAL const u32* starts, u32 groups, u32 coalesced, GLOBAL const u32* key_offsets,
-                        GLOBAL const u32* out_offsets, GLOBAL uchar* out_keys, GLOBAL MarsOutRecord* out_recs,
-                        GLOBAL APP_OUT_T* out_vals) {
+                        GLOBAL const u32* starts, u32 groups, u32 coalesced, GLOBAL const uchar* side,
+                        u32 side_size, GLOBAL const u32* key_offsets, GLOBAL const u32* out_offsets,
+                        GLOBAL uchar* out_keys, GLOBAL MarsOutRecord* out_recs, GLOBAL APP_OUT_T* out_vals) {
   u32 t = GLOBAL_ID, threads = GLOBAL_SIZE;
   u32 per = (groups + threads - 1) / threads;
-  EmitCtx ctx = mars_ctx(0u, key_offsets[t], out_offsets[t]);
+  EmitCtx ctx = mars_ctx(side, side_size, 0u, key_offsets[t], out_offsets[t]);
   ctx.keys = out_keys;
   ctx.out_recs = out_recs;
   ctx.out_vals = out_vals;

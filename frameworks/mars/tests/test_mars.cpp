@@ -1,5 +1,8 @@
-// Mars on every kernel backend present (PoCL in CI), every variant, against the
-// word-count reference.
+// Mars on every kernel backend present (PoCL in CI), every variant, against
+// every app's reference: word count (map, sort, reduce) and the map-only apps
+// (Mars' noReduce: the sorted intermediate pairs are the output).
+#include <cstring>
+
 #include "frameworks/apps/registry.h"
 #include "frameworks/common/tests/device_fixture.h"
 #include "frameworks/common/tests/mapreduce_inputs.h"
@@ -8,32 +11,36 @@
 namespace harness::testing {
 namespace {
 
-using MarsTest = DeviceTest;
-
-void expect_reference(mapreduce::Runtime& runtime, const std::string& variant) {
-  const apps::MapReduceApp& app = apps::wordcount_app();
-  runtime.prepare(app);
-  for (const auto& [name, text] : mapreduce_inputs()) {
-    const auto* data = reinterpret_cast<const std::uint8_t*>(text.data());
-    apps::KeyValueList expected = app.reference(data, text.size());
-    for (int rep = 0; rep < 2; ++rep) {  // the second run reuses pooled buffers
-      mapreduce::RunResult r = runtime.run(app, data, text.size());
-      EXPECT_EQ(apps::compare_outputs(app, expected, r.output), "")
-          << variant << " on " << name << ", run " << rep;
-      EXPECT_GT(r.measurement.total_ms, 0.0);
+class MarsTest : public ::testing::TestWithParam<std::tuple<backend::Kind, std::string>> {
+ protected:
+  void SetUp() override {
+    std::string why;
+    auto devices = backend::list_devices(std::get<0>(GetParam()), &why);
+    if (devices.empty()) GTEST_SKIP() << why;
+    int index = 0;
+    for (const auto& d : devices) {
+      if (d.type == "gpu") {
+        index = d.index;
+        break;
+      }
     }
+    device_ = backend::open_device(std::get<0>(GetParam()), index);
   }
-}
+  const apps::MapReduceApp& app() const {
+    return apps::find_mapreduce_app(std::get<1>(GetParam()));
+  }
+  std::unique_ptr<backend::Device> device_;
+};
 
 TEST_P(MarsTest, DefaultVariantMatchesReference) {
   mars::Options o;
-  expect_reference(*mars::make_runtime(*device_, o), "default");
+  expect_reference(*mars::make_runtime(*device_, o), app(), "default");
 }
 
 TEST_P(MarsTest, ByteCompareSortMatchesReference) {
   mars::Options o;
   o.hash_keys = false;
-  expect_reference(*mars::make_runtime(*device_, o), "sort");
+  expect_reference(*mars::make_runtime(*device_, o), app(), "sort");
 }
 
 TEST_P(MarsTest, ChunkedTasksAndOddShapesMatchReference) {
@@ -41,27 +48,76 @@ TEST_P(MarsTest, ChunkedTasksAndOddShapesMatchReference) {
   o.coalesced = false;
   o.groups = 3;
   o.group_size = 32;
-  expect_reference(*mars::make_runtime(*device_, o), "no-coalesce, 3x32");
+  expect_reference(*mars::make_runtime(*device_, o), app(), "no-coalesce, 3x32");
 }
 
-TEST_P(MarsTest, ReportsPhasesAndWork) {
+std::string test_name(const ::testing::TestParamInfo<std::tuple<backend::Kind, std::string>>& i) {
+  return std::string(backend::kind_name(std::get<0>(i.param))) + "_" + std::get<1>(i.param);
+}
+
+// A build without OpenCL or CUDA has no kernel backend to test.
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(MarsTest);
+INSTANTIATE_TEST_SUITE_P(BackendsAndApps, MarsTest,
+                         ::testing::Combine(::testing::ValuesIn(kernel_backends()),
+                                            ::testing::Values("wordcount", "stringmatch",
+                                                              "invertedindex")),
+                         test_name);
+
+using MarsPhases = DeviceTest;
+
+std::vector<std::string> phase_names(const mapreduce::RunResult& r) {
+  std::vector<std::string> names;
+  for (const auto& p : r.measurement.phases) names.push_back(p.name);
+  return names;
+}
+
+TEST_P(MarsPhases, ReduceAppReportsPhasesAndWork) {
   const apps::MapReduceApp& app = apps::wordcount_app();
   auto runtime = mars::make_runtime(*device_, mars::Options{});
   runtime->prepare(app);
   std::string text = "a b c a b a\n";
   mapreduce::RunResult r =
       runtime->run(app, reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
-  std::vector<std::string> names;
-  for (const auto& p : r.measurement.phases) names.push_back(p.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"preprocess", "copy_in", "map_count", "map", "sort",
-                                             "reduce", "copy_out"}));
+  EXPECT_EQ(phase_names(r), (std::vector<std::string>{"preprocess", "copy_in", "map_count", "map",
+                                                      "sort", "reduce", "copy_out"}));
   EXPECT_EQ(r.work.item("intermediate_pairs"), 6u);
   EXPECT_EQ(r.output.size(), 3u);
 }
 
-// A build without OpenCL or CUDA has no kernel backend to test.
-GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(MarsTest);
-INSTANTIATE_TEST_SUITE_P(Backends, MarsTest, ::testing::ValuesIn(kernel_backends()),
+// Mars' noReduce: no reduce phase; the output is every intermediate pair,
+// equal keys adjacent, each with its own value (here: the match offsets).
+TEST_P(MarsPhases, NoReducePathOutputsTheSortedIntermediatePairs) {
+  const apps::MapReduceApp& app = apps::stringmatch_app();
+  mars::Options o;
+  o.groups = 2;
+  o.group_size = 4;  // 8 threads for 4 records: several emit into each thread's range
+  auto runtime = mars::make_runtime(*device_, o);
+  runtime->prepare(app);
+  runtime->set_app_params({{"pattern", "aa"}});
+  const std::string text = "aaaa\naaa\nbaab\nxaax\n";
+  mapreduce::RunResult r =
+      runtime->run(app, reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+  EXPECT_EQ(phase_names(r), (std::vector<std::string>{"preprocess", "copy_in", "map_count", "map",
+                                                      "sort", "copy_out"}));
+  EXPECT_EQ(r.work.item("intermediate_pairs"), 7u);
+  EXPECT_EQ(r.work.item("records"), 4u);
+  std::vector<std::uint32_t> offsets;
+  for (const auto& [k, v] : r.output) {
+    EXPECT_EQ(k, "aa");
+    std::uint32_t x = 0;
+    std::memcpy(&x, v.data(), 4);
+    offsets.push_back(x);
+  }
+  EXPECT_EQ(offsets, (std::vector<std::uint32_t>{0, 1, 2, 5, 6, 10, 15}));
+  // Side data changes between runs with the parameter; pooled buffers are reused.
+  runtime->set_app_params({{"pattern", "baab"}});
+  r = runtime->run(app, reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+  ASSERT_EQ(r.output.size(), 1u);
+  EXPECT_EQ(r.output[0].first, "baab");
+}
+
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(MarsPhases);
+INSTANTIATE_TEST_SUITE_P(Backends, MarsPhases, ::testing::ValuesIn(kernel_backends()),
                          backend_test_name);
 
 }  // namespace

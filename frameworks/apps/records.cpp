@@ -1,0 +1,62 @@
+#include "frameworks/apps/records.h"
+
+#include <algorithm>
+#include <cstring>
+#include <thread>
+
+namespace harness::apps {
+namespace {
+
+// Appends the start offsets of the records in [begin, end); begin is a line start.
+void split_range(const std::uint8_t* data, std::size_t begin, std::size_t end, std::size_t max,
+                 bool (*can_cut)(std::uint8_t, std::uint8_t), std::vector<std::uint32_t>& out) {
+  out.reserve((end - begin) / 64 + 1);
+  std::size_t start = begin;
+  while (start < end) {
+    const std::size_t window = max ? std::min(end - start, max) : end - start;
+    const void* nl = std::memchr(data + start, '\n', window);
+    std::size_t stop;
+    if (nl) {
+      stop = static_cast<std::size_t>(static_cast<const std::uint8_t*>(nl) - data) + 1;
+    } else {
+      stop = start + window;
+      while (stop < end && can_cut && !can_cut(data[stop - 1], data[stop])) ++stop;
+    }
+    out.push_back(static_cast<std::uint32_t>(start));
+    start = stop;
+  }
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> split_lines(const std::uint8_t* data, std::size_t size,
+                                       std::size_t max_record_bytes,
+                                       bool (*can_cut)(std::uint8_t, std::uint8_t)) {
+  const unsigned threads =
+      size < (std::size_t{8} << 20) ? 1u : std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::size_t> bounds{0};
+  for (unsigned t = 1; t < threads; ++t) {
+    std::size_t b = std::max(bounds.back(), size * t / threads);
+    const void* nl = b < size ? std::memchr(data + b, '\n', size - b) : nullptr;
+    if (!nl) break;
+    bounds.push_back(static_cast<std::size_t>(static_cast<const std::uint8_t*>(nl) - data) + 1);
+  }
+  bounds.push_back(size);
+  std::vector<std::vector<std::uint32_t>> parts(bounds.size() - 1);
+  std::vector<std::thread> pool;
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    pool.emplace_back([&, p] {
+      split_range(data, bounds[p], bounds[p + 1], max_record_bytes, can_cut, parts[p]);
+    });
+  }
+  for (auto& t : pool) t.join();
+  std::vector<std::uint32_t> offsets;
+  std::size_t total = 1;
+  for (const auto& part : parts) total += part.size();
+  offsets.reserve(total);
+  for (const auto& part : parts) offsets.insert(offsets.end(), part.begin(), part.end());
+  offsets.push_back(static_cast<std::uint32_t>(size));
+  return offsets;
+}
+
+}  // namespace harness::apps

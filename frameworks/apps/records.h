@@ -1,0 +1,22 @@
+// Record splitting shared by the text apps: records are lines.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace harness::apps {
+
+// Splits data[0, size) into records: each line (up to and including its '\n';
+// the last may lack one) is a record. With max_record_bytes > 0, a line longer
+// than that is cut at the first position p >= start + max_record_bytes where
+// can_cut(data[p - 1], data[p]) holds (never inside a token the app must see
+// whole). Returns the start offsets followed by `size`. Inputs of 8 MiB and
+// more are split on all host cores, each thread taking a run of whole lines:
+// the records are those of a serial split. size must be below 4 GiB.
+std::vector<std::uint32_t> split_lines(const std::uint8_t* data, std::size_t size,
+                                       std::size_t max_record_bytes = 0,
+                                       bool (*can_cut)(std::uint8_t before,
+                                                       std::uint8_t after) = nullptr);
+
+}  // namespace harness::apps

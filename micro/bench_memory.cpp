@@ -1,0 +1,187 @@
+// bench_memory: the memory family's runners (micro/memory) as Google Benchmark
+// benchmarks, for Google Benchmark's own tooling (compare.py, JSON output).
+//
+//   bench_memory [--backend=cuda|opencl] [--device=N] [Google Benchmark flags]
+//   bench_memory --benchmark_filter='memory/l2/.*' --benchmark_format=json
+//
+// Each benchmark is one point of a memory variant (the parameters in its name,
+// e.g. memory/l2/group_size:256/coalescing:4; "0" sizes are chosen for the
+// device as in the harness), run through the same PointRunner the harness
+// uses: prepared once, then per iteration reset, run and validated exactly as
+// the harness does; the iteration time is the kernel's device time
+// (UseManualTime), bytes processed are the bytes the kernel moved at its
+// memory level, and the counters delivered_GBps / used_GBps are the bytes
+// delivered to and used by the SMs over the summed kernel time. The context
+// block names the device, its driver and the backend. Without --backend the
+// first of cuda and opencl with a device is used (a GPU-type device first).
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/backend/backend.h"
+#include "harness/core/errors.h"
+#include "harness/core/registry.h"
+#include "micro/memory/memory.h"
+
+namespace {
+
+using harness::Params;
+using harness::backend::Kind;
+
+// The parameter sets registered per variant (the rest are the variant's defaults).
+std::vector<Params> parameter_sets(const std::string& variant) {
+  if (variant == "l2" || variant == "dram") {
+    return {{{"group_size", "256"}, {"coalescing", "4"}},
+            {{"group_size", "1024"}, {"coalescing", "4"}},
+            {{"group_size", "1024"}, {"coalescing", "32"}}};
+  }
+  if (variant == "shared") return {{{"group_size", "256"}}, {{"group_size", "1024"}}};
+  return {{{"group_size", "256"}, {"chunk", "4096"}}};
+}
+
+std::string benchmark_name(const harness::VariantInfo& v, const Params& set) {
+  std::string name = v.framework + "/" + v.name;
+  for (const auto& [k, val] : set) name += "/" + k + ":" + val;
+  return name;
+}
+
+void run_point(benchmark::State& state, const harness::VariantInfo* variant, Params params,
+               harness::backend::Device* device) {
+  const harness::AppInfo& app = harness::Registry::instance().find_app(variant->apps.front());
+  harness::PointContext ctx;
+  ctx.device = device;
+  ctx.devices = {device};
+  ctx.app = app.name;
+  ctx.params = harness::point_defaults(*variant, app);
+  for (const auto& [k, val] : params) ctx.params[k] = val;
+  ctx.validation = app.validation;
+  std::unique_ptr<harness::PointRunner> runner;
+  harness::memory::KernelPoint* point = nullptr;
+  try {
+    if (variant->skip) {
+      if (std::string why = variant->skip(ctx); !why.empty()) throw harness::SkipPoint(why);
+    }
+    runner = variant->make(ctx);
+    runner->prepare();
+    point = dynamic_cast<harness::memory::KernelPoint*>(runner.get());
+    if (!point) throw harness::RunError("not a memory kernel point");
+    runner->before_repetition();  // warm-up, validated like every run
+    runner->run_once();
+    if (std::string bad = runner->validate_last(); !bad.empty())
+      throw harness::RunError("warm-up: " + bad);
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  double kernel_s = 0;
+  for (auto _ : state) {
+    runner->before_repetition();
+    runner->run_once();
+    if (std::string bad = runner->validate_last(); !bad.empty()) {
+      state.SkipWithError(bad.c_str());
+      break;
+    }
+    kernel_s += point->last_kernel_ms() / 1e3;
+    state.SetIterationTime(point->last_kernel_ms() / 1e3);
+  }
+  const auto n = static_cast<double>(state.iterations());
+  state.SetBytesProcessed(static_cast<std::int64_t>(point->delivered_bytes()) * state.iterations());
+  if (kernel_s > 0) {
+    state.counters["delivered_GBps"] =
+        static_cast<double>(point->delivered_bytes()) * n / 1e9 / kernel_s;
+    state.counters["used_GBps"] = static_cast<double>(point->used_bytes()) * n / 1e9 / kernel_s;
+  }
+  state.counters["work_items"] = static_cast<double>(point->threads());
+}
+
+// Removes --backend=... and --device=... from argv; returns false on a bad value.
+bool take_own_flags(int& argc, char** argv, std::optional<Kind>& kind, int& index) {
+  int out = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind("--backend=", 0) == 0) {
+      try {
+        kind = harness::backend::parse_kind(arg.substr(10));
+      } catch (const std::exception& e) {
+        std::cerr << "bench_memory: " << e.what() << "\n";
+        return false;
+      }
+    } else if (arg.rfind("--device=", 0) == 0) {
+      index = std::atoi(arg.c_str() + 9);
+    } else {
+      argv[out++] = argv[i];
+    }
+  }
+  argc = out;
+  return true;
+}
+
+// The device to measure: --backend/--device, else the first GPU-type device of
+// cuda then opencl, else the first device of either.
+std::unique_ptr<harness::backend::Device> choose_device(std::optional<Kind> kind, int index) {
+  std::vector<Kind> kinds;
+  for (Kind k : harness::backend::compiled_kinds()) {
+    if (k != Kind::cpu && (!kind || *kind == k)) kinds.push_back(k);
+  }
+  for (bool gpu_only : {true, false}) {
+    for (Kind k : {Kind::cuda, Kind::opencl}) {
+      if (std::find(kinds.begin(), kinds.end(), k) == kinds.end()) continue;
+      for (const auto& d : harness::backend::list_devices(k)) {
+        if (index >= 0 && d.index != index) continue;
+        if (gpu_only && d.type != "gpu") continue;
+        return harness::backend::open_device(k, d.index);
+      }
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::optional<Kind> kind;
+  int index = -1;
+  if (!take_own_flags(argc, argv, kind, index)) return 2;
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  harness::memory::register_family();
+  std::unique_ptr<harness::backend::Device> device;
+  try {
+    device = choose_device(kind, index);
+  } catch (const std::exception& e) {
+    std::cerr << "bench_memory: " << e.what() << "\n";
+    return 1;
+  }
+  if (!device) {
+    std::cerr << "bench_memory: no OpenCL or CUDA device"
+              << (kind ? std::string(" for backend ") + harness::backend::kind_name(*kind) : "")
+              << "\n";
+    return 1;
+  }
+  const harness::backend::DeviceInfo& info = device->info();
+  benchmark::AddCustomContext("device", info.name);
+  benchmark::AddCustomContext("driver", info.driver_version);
+  benchmark::AddCustomContext("backend", harness::backend::kind_name(info.kind));
+  benchmark::AddCustomContext("device_type", info.type);
+  benchmark::AddCustomContext("compute_units", std::to_string(info.compute_units));
+  benchmark::AddCustomContext("l2_cache_bytes", std::to_string(info.l2_cache_bytes));
+  for (const harness::VariantInfo& v : harness::Registry::instance().variants()) {
+    if (v.framework != "memory") continue;
+    if (std::find(v.backends.begin(), v.backends.end(), info.kind) == v.backends.end()) continue;
+    for (const Params& set : parameter_sets(v.name)) {
+      benchmark::RegisterBenchmark(benchmark_name(v, set).c_str(), run_point, &v, set, device.get())
+          ->UseManualTime()
+          ->Unit(benchmark::kMillisecond);
+    }
+  }
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

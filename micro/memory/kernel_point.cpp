@@ -1,0 +1,138 @@
+// KernelPoint (what every memory point shares), the sizes "0" stands for, and
+// parameter helpers.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <ostream>
+
+#include "datasets/dataset.h"
+#include "harness/core/errors.h"
+#include "harness/core/stopwatch.h"
+#include "harness/core/validation.h"
+#include "micro/memory/internal.h"
+
+namespace harness::memory {
+
+std::uint32_t param_u32(const Params& params, const std::string& name) {
+  auto it = params.find(name);
+  if (it == params.end()) throw UsageError(fmt::format("memory: missing parameter '{}'", name));
+  const std::string& text = it->second;
+  std::uint64_t v = 0;
+  bool ok = !text.empty() && text.size() <= 10;
+  for (char c : text) {
+    ok = ok && c >= '0' && c <= '9';
+    if (ok) v = v * 10 + static_cast<std::uint64_t>(c - '0');
+  }
+  if (!ok || v > 0xffffffffu)
+    throw UsageError(fmt::format(
+        "memory: parameter '{}' must be an unsigned 32-bit number, not '{}'", name, text));
+  return static_cast<std::uint32_t>(v);
+}
+
+std::uint64_t param_bytes(const Params& params, const std::string& name) {
+  auto it = params.find(name);
+  if (it == params.end()) throw UsageError(fmt::format("memory: missing parameter '{}'", name));
+  return datasets::parse_size(it->second);
+}
+
+std::uint32_t resolve_groups(const backend::DeviceInfo& info, std::uint32_t groups) {
+  return groups ? groups : static_cast<std::uint32_t>(std::max(1, info.compute_units));
+}
+
+std::string group_size_problem(const backend::DeviceInfo& info, std::uint32_t group_size) {
+  if (group_size == 0) throw UsageError("memory: group_size must be at least 1");
+  if (info.max_work_group_size > 0 &&
+      group_size > static_cast<std::uint32_t>(info.max_work_group_size))
+    return fmt::format("{} allows at most {} work-items per group", info.name,
+                       info.max_work_group_size);
+  return "";
+}
+
+backend::LaunchShape fill_shape(const backend::DeviceInfo& info, std::uint64_t items) {
+  const std::uint32_t group =
+      info.max_work_group_size > 0
+          ? std::min<std::uint32_t>(256, static_cast<std::uint32_t>(info.max_work_group_size))
+          : 256;
+  const std::uint64_t groups = std::clamp<std::uint64_t>((items + group - 1) / group, 1, 4096);
+  return {static_cast<std::uint32_t>(groups), group};
+}
+
+backend::Device& point_device(const PointContext& ctx, const std::string& variant) {
+  if (!ctx.device) throw UsageError("memory/" + variant + " needs a GPU backend (opencl or cuda)");
+  return *ctx.device;
+}
+
+AutoSizes auto_sizes(const backend::DeviceInfo& info) {
+  AutoSizes s{};
+  if (info.type == "gpu") {
+    const std::uint64_t l2 = info.l2_cache_bytes ? info.l2_cache_bytes : (std::uint64_t{48} << 20);
+    s.l2_working_set = l2 / 4;    // H200: 15 MiB of 60; a quarter stays clear of both L2 halves
+    s.dram_working_set = l2 * 8;  // H200: 480 MiB
+    s.scan_input = std::uint64_t{1} << 31;  // 2 GiB: every work-item of 264 x 1024 has chunks
+    s.global_steps = 4096;
+    s.shared_steps = 16384;
+  } else {  // PoCL and other CPU devices: sizes for CI
+    s.l2_working_set = std::uint64_t{128} << 10;
+    s.dram_working_set = std::uint64_t{8} << 20;
+    s.scan_input = std::uint64_t{1} << 20;
+    s.global_steps = 64;
+    s.shared_steps = 256;
+  }
+  return s;
+}
+
+KernelPoint::KernelPoint(const PointContext& ctx)
+    : device_(*ctx.device),
+      group_size_(param_u32(ctx.params, "group_size")),
+      groups_(resolve_groups(ctx.device->info(), param_u32(ctx.params, "groups"))) {}
+
+void KernelPoint::allocate_output() {
+  got_.assign(threads(), 0);
+  d_out_ = device_.allocate(got_.size() * 4);
+}
+
+void KernelPoint::before_repetition() {
+  std::fill(got_.begin(), got_.end(), 0xffffffffu);
+  auto& q = device_.queue();
+  q.write(d_out_, 0, got_.data(), got_.size() * 4);
+  q.finish();
+  q.take_spans();
+}
+
+Measurement KernelPoint::run_once() {
+  auto& q = device_.queue();
+  Measurement m;
+  Stopwatch total;
+  q.begin_span("kernel");
+  launch(q);
+  q.end_span();
+  q.begin_span("copy_out");
+  q.read(got_.data(), d_out_, 0, got_.size() * 4);
+  q.end_span();
+  q.finish();
+  m.total_ms = total.elapsed_ms();
+  kernel_ms_ = 0;
+  for (auto& s : q.take_spans()) {
+    if (s.name == "kernel") kernel_ms_ = s.milliseconds;
+    m.phases.push_back({s.name, s.milliseconds});
+  }
+  add_counters(m);
+  return m;
+}
+
+std::string KernelPoint::validate_last() {
+  if (std::string bad = compare_checksums(expected_, got_); !bad.empty()) return bad;
+  const double seconds = kernel_ms_ / 1e3;
+  const double gb = static_cast<double>(delivered_bytes()) / 1e9;
+  return check_sane(
+      {{"kernel_ms", kernel_ms_},
+       {"delivered_gbps", seconds > 0 ? gb / seconds : 0.0},
+       {"used_gbps", seconds > 0 ? static_cast<double>(used_bytes()) / 1e9 / seconds : 0.0}});
+}
+
+void KernelPoint::dump_output(std::ostream& out) const {
+  for (std::size_t i = 0; i < got_.size(); ++i) out << i << '\t' << got_[i] << '\n';
+}
+
+}  // namespace harness::memory

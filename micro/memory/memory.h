@@ -1,0 +1,100 @@
+// The memory family: the memory-hierarchy characterization of the thesis'
+// section 5.1 (figures 5.1, 5.4-5.7, 5.13) as PointRunners, and the ceiling
+// probes that need kernels. See micro/memory/README.md for the figures, the
+// access patterns and what each number means.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "harness/backend/backend.h"
+#include "harness/core/registry.h"
+
+namespace harness::memory {
+
+// Registers the apps (l2-read, dram-read, shared-read, byte-scan), the
+// variants memory/l2, memory/dram, memory/shared, memory/scan-line (opencl,
+// cuda), memory/scan-l1, memory/scan-nol1 (cuda) and the ceiling probes.
+// Idempotent.
+void register_family();
+
+// Registers the ceiling probes dram_read, l2_read, shared_read,
+// atomic_add_same and atomic_add_distinct (harness/core/ceilings.h). Idempotent.
+void register_probes();
+
+// ---- closed forms of the checksums (memory_sums.cpp)
+
+// sum_{i < n} floor((a * i + b) / m), exact; n < 2^32, 1 <= m < 2^32.
+std::uint64_t floor_sum(std::uint64_t n, std::uint64_t m, std::uint64_t a, std::uint64_t b);
+// sum_{i < n} ((start + i * stride) mod modulus), modulo 2^32: the sum of the
+// unit indices a walk of `n` steps visits; start, stride < modulus < 2^32.
+std::uint32_t walk_sum(std::uint64_t start, std::uint64_t stride, std::uint64_t modulus,
+                       std::uint64_t n);
+
+// Exact comparison of per-work-item checksums: "" when equal, else the count of
+// differences and the first three (index, expected, got).
+std::string compare_checksums(const std::vector<std::uint32_t>& expected,
+                              const std::vector<std::uint32_t>& got);
+
+// ---- points (memory_points.cpp)
+
+// What every memory point shares: one kernel timed in phase "kernel", one u32
+// checksum per work-item read back in phase "copy_out", validated exactly
+// against the host's closed form and for sane rates (positive, finite).
+class KernelPoint : public PointRunner {
+ public:
+  explicit KernelPoint(const PointContext& ctx);
+  void before_repetition() override;  // poisons the checksums (all ones)
+  Measurement run_once() override;
+  std::string validate_last() override;
+  // `work-item<TAB>checksum` lines.
+  void dump_output(std::ostream& out) const override;
+
+  // For tests: flips a bit of one expected checksum, so validation must fail.
+  void corrupt_expected(std::size_t index) { expected_.at(index) ^= 1u; }
+  // Device time of the last run's kernel, ms.
+  double last_kernel_ms() const { return kernel_ms_; }
+  std::uint64_t threads() const { return std::uint64_t{groups_} * group_size_; }
+  // Bytes the last run's kernel moved at its memory level (delivered to the
+  // SMs) and bytes the work-items used. work() declares them over phase
+  // "kernel" as the level's traffic (rate "<level>@kernel", a fraction of the
+  // level's ceiling) and as items "bytes_delivered" and "bytes_used" (rates of
+  // the same names, in G/s = GB/s, alike for every variant).
+  virtual std::uint64_t delivered_bytes() const = 0;
+  virtual std::uint64_t used_bytes() const = 0;
+
+ protected:
+  virtual void launch(backend::Queue& q) = 0;
+  // Point-level facts recorded as counters (threads, steps, working set ...).
+  virtual void add_counters(Measurement& m) const = 0;
+  // Allocates the checksum buffer; the subclass fills expected_.
+  void allocate_output();
+
+  backend::Device& device_;
+  std::uint32_t group_size_;
+  std::uint32_t groups_;
+  std::vector<std::uint32_t> expected_;
+  std::vector<std::uint32_t> got_;
+  backend::Buffer d_out_;
+  double kernel_ms_ = 0;
+};
+
+// ---- sizes chosen for the device (memory_points.cpp)
+
+// The sizes a parameter of "0" stands for, by device type: a GPU gets sizes
+// that run each point for about a millisecond and keep the working sets where
+// they belong (L2: a quarter of it; DRAM: 8 times it); other devices (PoCL)
+// get tiny ones.
+struct AutoSizes {
+  std::uint64_t l2_working_set;
+  std::uint64_t dram_working_set;
+  std::uint64_t scan_input;
+  std::uint32_t global_steps;
+  std::uint32_t shared_steps;
+};
+AutoSizes auto_sizes(const backend::DeviceInfo& info);
+
+}  // namespace harness::memory

@@ -1,0 +1,90 @@
+// The family's apps and variants (harness list shows them) and its probes.
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "micro/memory/internal.h"
+
+namespace harness::memory {
+namespace {
+
+void add_app(const char* name, const char* description) {
+  AppInfo app;
+  app.name = name;
+  app.kind = "micro";
+  app.description = description;
+  // The runner loads a dataset for every point; these benchmarks generate their
+  // own buffers on the device, so a tiny uniform-f32 file stands in.
+  app.default_dataset = "uniform-f32";
+  app.validation = {"exact", 0, 0};  // checksums exactly; rates positive and finite
+  Registry::instance().add_app(std::move(app));
+}
+
+void add_variant(const char* name, const char* description, std::vector<backend::Kind> backends,
+                 Params params, const char* app,
+                 std::function<std::unique_ptr<PointRunner>(const PointContext&)> make,
+                 std::function<std::string(const PointContext&)> skip) {
+  VariantInfo v;
+  v.framework = "memory";
+  v.name = name;
+  v.description = description;
+  v.backends = std::move(backends);
+  v.default_params = std::move(params);
+  v.apps = {app};
+  v.make = std::move(make);
+  v.skip = std::move(skip);
+  Registry::instance().add_variant(std::move(v));
+}
+
+}  // namespace
+
+void register_family() {
+  static bool done = false;
+  if (done) return;
+  done = true;
+  add_app("l2-read", "threads read disjoint words of an L2-resident working set, c-way coalesced");
+  add_app("dram-read", "threads read disjoint words of a working set 8x the L2, c-way coalesced");
+  add_app("shared-read", "threads read their work-group's shared-memory tile, conflict-free");
+  add_app("byte-scan", "each thread hashes its chunks byte by byte (wc's access pattern)");
+
+  const std::vector<backend::Kind> portable = {backend::Kind::opencl, backend::Kind::cuda};
+  const std::vector<backend::Kind> cuda_only = {backend::Kind::cuda};
+  // "0" = chosen for the device: groups one per compute unit; steps and
+  // working_set by device type (memory.h: auto_sizes).
+  const Params global = {{"group_size", "256"},
+                         {"groups", "0"},
+                         {"coalescing", "4"},
+                         {"steps", "0"},
+                         {"working_set", "0"}};
+  const Params shared = {{"group_size", "256"}, {"groups", "0"}, {"steps", "0"}};
+  const Params scan = {
+      {"group_size", "256"}, {"groups", "0"}, {"chunk", "4096"}, {"working_set", "0"}};
+
+  add_variant(
+      "l2", "reads of an L2-resident working set (a quarter of the L2), L1 never reused", portable,
+      global, "l2-read", [](const PointContext& c) { return make_global_read(c, GlobalLevel::l2); },
+      [](const PointContext& c) { return skip_global_read(c, GlobalLevel::l2); });
+  add_variant(
+      "dram", "reads of a working set 8x the L2, streamed from DRAM", portable, global, "dram-read",
+      [](const PointContext& c) { return make_global_read(c, GlobalLevel::dram); },
+      [](const PointContext& c) { return skip_global_read(c, GlobalLevel::dram); });
+  add_variant("shared", "conflict-free reads of a 16 KiB shared-memory tile per work-group",
+              portable, shared, "shared-read", make_shared_read, skip_shared_read);
+  add_variant(
+      "scan-line", "byte scan from 16-byte lines loaded into registers", portable, scan,
+      "byte-scan", [](const PointContext& c) { return make_byte_scan(c, ScanLoads::line16); },
+      [](const PointContext& c) { return skip_byte_scan(c, ScanLoads::line16); });
+  add_variant(
+      "scan-l1", "byte scan, one ld.global.ca (L1-caching) load per byte", cuda_only, scan,
+      "byte-scan", [](const PointContext& c) { return make_byte_scan(c, ScanLoads::l1); },
+      [](const PointContext& c) { return skip_byte_scan(c, ScanLoads::l1); });
+  add_variant(
+      "scan-nol1", "byte scan, one ld.global.cg (L1-bypassing) load per byte", cuda_only, scan,
+      "byte-scan", [](const PointContext& c) { return make_byte_scan(c, ScanLoads::no_l1); },
+      [](const PointContext& c) { return skip_byte_scan(c, ScanLoads::no_l1); });
+  register_probes();
+}
+
+}  // namespace harness::memory
