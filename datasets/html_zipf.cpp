@@ -3,11 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
-#include <exception>
 #include <string_view>
-#include <thread>
 #include <unordered_set>
 
+#include "datasets/chunked.h"
 #include "datasets/random.h"
 #include "datasets/text_zipf.h"
 #include "harness/core/errors.h"
@@ -390,17 +389,7 @@ void generate_chunk(const Tables& t, std::uint64_t seed, std::uint64_t index, st
   out.reserve(size + 64 * 1024);
   PageWriter(t, rng, index, out).run(size);
   out.resize(size);
-  out[size - 1] = '\n';
-  // Do not leave a UTF-8 character cut in half before the final '\n'.
-  std::size_t lead = size - 1;
-  while (lead > 0 && (static_cast<unsigned char>(out[lead - 1]) & 0xC0) == 0x80) --lead;
-  if (lead > 0 && static_cast<unsigned char>(out[lead - 1]) >= 0xC0) {
-    --lead;
-    const auto b = static_cast<unsigned char>(out[lead]);
-    const std::size_t need = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
-    if (size - 1 - lead < need)
-      std::fill(out.begin() + static_cast<std::ptrdiff_t>(lead), out.end() - 1, ' ');
-  }
+  end_chunk_with_newline(out);
 }
 
 class HtmlZipf final : public Generator {
@@ -427,43 +416,11 @@ std::vector<std::string> html_zipf_urls(std::uint64_t seed) { return build_table
 
 void generate_html_zipf(std::uint64_t size_bytes, std::uint64_t seed, std::ostream& out,
                         unsigned threads, std::uint64_t chunk_bytes) {
-  if (chunk_bytes == 0 || chunk_bytes > (std::uint64_t{1} << 30))
-    throw UsageError("html-zipf: chunk size must be between 1 byte and 1 GiB");
-  if (size_bytes == 0) return;
-  const Tables tables = build_tables(seed);
-  const std::uint64_t chunks = (size_bytes + chunk_bytes - 1) / chunk_bytes;
-  auto chunk_size = [&](std::uint64_t c) {
-    return static_cast<std::size_t>(std::min(chunk_bytes, size_bytes - c * chunk_bytes));
-  };
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  if (threads > chunks) threads = static_cast<unsigned>(chunks);
-  // Batches of `threads` chunks: generated in parallel, written in order.
-  std::vector<std::string> slot(threads);
-  for (std::uint64_t first = 0; first < chunks && out; first += threads) {
-    const auto batch = static_cast<unsigned>(std::min<std::uint64_t>(threads, chunks - first));
-    std::vector<std::exception_ptr> errors(batch);
-    std::vector<std::thread> pool;
-    for (unsigned i = 1; i < batch; ++i) {
-      pool.emplace_back([&, i] {
-        try {
-          generate_chunk(tables, seed, first + i, chunk_size(first + i), slot[i]);
-        } catch (...) {
-          errors[i] = std::current_exception();
-        }
-      });
-    }
-    try {
-      generate_chunk(tables, seed, first, chunk_size(first), slot[0]);
-    } catch (...) {
-      errors[0] = std::current_exception();
-    }
-    for (auto& t : pool) t.join();
-    for (auto& e : errors) {
-      if (e) std::rethrow_exception(e);
-    }
-    for (unsigned i = 0; i < batch && out; ++i)
-      out.write(slot[i].data(), static_cast<std::streamsize>(slot[i].size()));
-  }
+  const Tables tables = size_bytes ? build_tables(seed) : Tables{};
+  write_chunks("html-zipf", size_bytes, chunk_bytes, threads, out,
+               [&](std::uint64_t index, std::size_t size, std::string& buffer) {
+                 generate_chunk(tables, seed, index, size, buffer);
+               });
 }
 
 }  // namespace harness::datasets
