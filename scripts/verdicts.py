@@ -521,6 +521,24 @@ def _skipped_note(pts: list[dict]) -> str:
     return f" ({n} skipped point(s) ignored)" if n else ""
 
 
+def _decide(key: tuple | None, *, invalid: list, measured: list, failing: list, notes: list,
+            not_run: str, fail_prefix: str, hold_prefix: str = "", fail_shows: list | None = None) -> Verdict:
+    """The end every rule shares, per device: a candidate that failed
+    validation fails the claim; nothing measured is not run; a failing
+    measurement fails it (showing `fail_shows`, by default the failing ones);
+    else it holds. `notes` (points that could not be used) close the detail."""
+    tail = ("; " + "; ".join(notes)) if notes else ""
+    if invalid:
+        return _verdict(key, DOES_NOT_HOLD, "invalid result: " + "; ".join(invalid)
+                        + ("; " + "; ".join(measured) if measured else "") + tail)
+    if not measured:
+        return _verdict(key, NOT_RUN, not_run + tail)
+    if failing:
+        return _verdict(key, DOES_NOT_HOLD, fail_prefix + "; ".join(failing if fail_shows is None else fail_shows)
+                        + tail)
+    return _verdict(key, HOLDS, hold_prefix + "; ".join(measured) + tail)
+
+
 @rule("all_valid")
 def all_valid(spec: dict, points: list[dict]) -> list[Verdict]:
     """Holds for a backend/device if every point ran (status ok) and passed
@@ -667,19 +685,9 @@ def faster(spec: dict, points: list[dict]) -> list[Verdict]:
             if not speedup > min_speedup:
                 too_slow.append(text)
 
-        notes = "; ".join(missing)
-        if invalid:
-            detail = "invalid result: " + "; ".join(invalid)
-            if measured:
-                detail += "; " + "; ".join(measured)
-            out.append(_verdict(key, DOES_NOT_HOLD, detail + (f"; {notes}" if notes else "")))
-        elif not measured:
-            out.append(_verdict(key, NOT_RUN, notes or "no pair with both points run"))
-        elif too_slow:
-            out.append(_verdict(key, DOES_NOT_HOLD, f"needs speedup > {fmt_num(min_speedup)}x: "
-                                + "; ".join(measured) + (f"; {notes}" if notes else "")))
-        else:
-            out.append(_verdict(key, HOLDS, "; ".join(measured) + (f"; {notes}" if notes else "")))
+        out.append(_decide(key, invalid=invalid, measured=measured, failing=too_slow, notes=missing,
+                           not_run="no pair with both points run",
+                           fail_prefix=f"needs speedup > {fmt_num(min_speedup)}x: ", fail_shows=measured))
     out += _skipped_verdicts(all_cands, {v_key(v) for v in out})
     return out
 
@@ -753,19 +761,11 @@ def fraction_of_ceiling(spec: dict, points: list[dict]) -> list[Verdict]:
             measured.append(text)
             if frac < min_fraction:
                 low.append(text)
-        notes = ("; " + "; ".join(missing)) if missing else ""
         best_note = f" (best over {best_of})" if best_of else ""
-        if invalid:
-            out.append(_verdict(key, DOES_NOT_HOLD, "invalid result: " + "; ".join(invalid)
-                                + ("; " + "; ".join(measured) if measured else "") + notes))
-        elif not measured:
-            out.append(_verdict(key, NOT_RUN, f"no validated point with rate {name!r} and a ceiling" + notes))
-        elif low:
-            out.append(_verdict(key, DOES_NOT_HOLD, f"needs >= {100 * min_fraction:.1f}% of the ceiling"
-                                f"{best_note}: " + "; ".join(low) + notes))
-        else:
-            out.append(_verdict(key, HOLDS, f"every fraction >= {100 * min_fraction:.1f}%{best_note}: "
-                                + "; ".join(measured) + notes))
+        out.append(_decide(key, invalid=invalid, measured=measured, failing=low, notes=missing,
+                           not_run=f"no validated point with rate {name!r} and a ceiling",
+                           fail_prefix=f"needs >= {100 * min_fraction:.1f}% of the ceiling{best_note}: ",
+                           hold_prefix=f"every fraction >= {100 * min_fraction:.1f}%{best_note}: "))
     out += _skipped_verdicts(all_cands, {v_key(v) for v in out})
     return out
 
@@ -834,17 +834,10 @@ def monotone(spec: dict, points: list[dict]) -> list[Verdict]:
                                    f"({100 * (y1 - y0) / y0 if y0 else float('inf'):+.1f}%)")
             if against:
                 broken.append(text + " [against the direction: " + "; ".join(against) + "]")
-        notes = ("; " + "; ".join(missing)) if missing else ""
         what = f"{metric} {direction} in {x} (tolerance {100 * tolerance:.1f}%)"
-        if invalid:
-            out.append(_verdict(key, DOES_NOT_HOLD, "invalid result: " + "; ".join(invalid)
-                                + ("; " + "; ".join(checked) if checked else "") + notes))
-        elif not checked:
-            out.append(_verdict(key, NOT_RUN, f"no series with two validated points along {x}" + notes))
-        elif broken:
-            out.append(_verdict(key, DOES_NOT_HOLD, f"{what} broken: " + "; ".join(broken) + notes))
-        else:
-            out.append(_verdict(key, HOLDS, f"{what}: " + "; ".join(checked) + notes))
+        out.append(_decide(key, invalid=invalid, measured=checked, failing=broken, notes=missing,
+                           not_run=f"no series with two validated points along {x}",
+                           fail_prefix=f"{what} broken: ", hold_prefix=f"{what}: "))
     out += _skipped_verdicts(all_cands, {v_key(v) for v in out})
     return out
 
@@ -930,17 +923,10 @@ def _sweep_rule(spec: dict, points: list[dict], judge, what: str) -> list[Verdic
             checked.append(entry)
             if not ok:
                 broken.append(entry)
-        notes = ("; " + "; ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
-                 ) if missing else ""
-        if invalid:
-            out.append(_verdict(key, DOES_NOT_HOLD, "invalid result: " + "; ".join(invalid[:5])
-                                + ("; " + "; ".join(checked) if checked else "") + notes))
-        elif not checked:
-            out.append(_verdict(key, NOT_RUN, f"no series with two validated points along {x}" + notes))
-        elif broken:
-            out.append(_verdict(key, DOES_NOT_HOLD, f"{what} broken: " + "; ".join(broken) + notes))
-        else:
-            out.append(_verdict(key, HOLDS, f"{what}: " + "; ".join(checked) + notes))
+        notes = missing[:5] + ([f"and {len(missing) - 5} more"] if len(missing) > 5 else [])
+        out.append(_decide(key, invalid=invalid[:5], measured=checked, failing=broken, notes=notes,
+                           not_run=f"no series with two validated points along {x}",
+                           fail_prefix=f"{what} broken: ", hold_prefix=f"{what}: "))
     out += _skipped_verdicts(all_cands, {v_key(v) for v in out})
     return out
 
