@@ -160,7 +160,8 @@ class Mars final : public mapreduce::Runtime {
     apps::sort_output(app, result.output);
 
     // Declared work: the map phase reads the input and writes the keys,
-    // directory index and values; copies in and out cross the host link.
+    // directory index and values; copies in and out cross the host link (the
+    // output lands in std::vectors: pageable memory, judged by that ceiling).
     result.work.items("records", records)
         .items("intermediate_pairs", pairs)
         .reads(level::h2d, size + offsets.size() * 4 + side_.size(), "copy_in")
@@ -169,7 +170,7 @@ class Mars final : public mapreduce::Runtime {
             level::dram,
             std::uint64_t{key_bytes} + std::uint64_t{pairs} * (sizeof(Record) + app.value_size()),
             "map")
-        .writes(level::d2h, copied_out, "copy_out");
+        .writes(level::d2h, copied_out, "copy_out", "d2h_pageable");
     result.measurement.counters["threads"] = threads;
     result.measurement.counters["sort_launches"] = sort_launches_;
     result.measurement.counters["intermediate_key_bytes"] = key_bytes;
