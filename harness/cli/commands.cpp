@@ -144,6 +144,7 @@ int cmd_run(const std::vector<std::string>& argv) {
   sp.dump_output = a.get_or("dump-output", "");
   sp.out_path = a.get_or("out", "");
   sp.data_dir = a.get_or("data-dir", "");
+  sp.ceilings = !a.flag("no-ceilings");
   return run_single(sp).exit_code();
 }
 

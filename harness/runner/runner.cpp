@@ -72,8 +72,11 @@ json experiment_json(const Experiment& e, const std::string& preset,
   return j;
 }
 
+// Ceilings at the preset's size: small on ci, 1 GiB elsewhere (many times a
+// GPU's L2); a single run ("-") sizes them by the device's type.
 void add_ceilings(ResultsDocument& doc, backend::Device& device, const std::string& preset) {
-  const std::size_t bytes = preset == "ci" ? (16u << 20) : (std::size_t{1} << 30);
+  const bool small = preset == "ci" || (preset == "-" && device.info().type != "gpu");
+  const std::size_t bytes = small ? (16u << 20) : (std::size_t{1} << 30);
   try {
     for (auto& c : measure_ceilings(device, bytes)) doc.add_ceiling(c);
   } catch (const RunError& e) {
@@ -288,11 +291,15 @@ RunSummary run_single(const SinglePoint& sp) {
                                  sp.data_dir.empty() ? datasets::default_cache_dir() : sp.data_dir);
     label = sp.size;
   }
+  if (doc && sp.ceilings) {
+    for (backend::Device* d : t.devices) add_ceilings(*doc, *d, "-");
+  }
   Input in(std::move(file), label);
   PointSettings settings;
   settings.policy = policy;
   settings.validation = app.validation;
   settings.devices = &devices;
+  if (doc) settings.ceilings = &doc->json()["ceilings"];
   std::unique_ptr<PointRunner> runner;
   json p = run_point(t, in, settings, &runner);
   RunSummary summary;

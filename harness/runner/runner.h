@@ -45,6 +45,7 @@ struct SinglePoint {
   std::string dump_output;  // key<TAB>value lines
   std::string out_path;     // results document (optional)
   std::string data_dir;
+  bool ceilings = true;  // with out_path: measure the device's ceilings into it
 };
 RunSummary run_single(const SinglePoint& point);
 

@@ -75,6 +75,11 @@ TEST_F(ReductionRun, EveryVariantValidatesOnEveryBackendPresent) {
         found = true;
         EXPECT_EQ(r["over"], "reduce");
         EXPECT_GT(r["value"].get<double>(), 0);
+        // A single run with --out measures its device's ceilings, so the rate
+        // comes with its fraction of the DRAM ceiling.
+        ASSERT_FALSE(r["fraction"].is_null()) << r.dump();
+        EXPECT_NEAR(r["fraction"].get<double>(),
+                    r["value"].get<double>() / r["ceiling_value"].get<double>(), 1e-12);
       }
     }
     EXPECT_TRUE(found) << q["rates"].dump();
