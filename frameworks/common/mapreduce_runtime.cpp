@@ -12,16 +12,20 @@ namespace harness::mapreduce {
 namespace {
 
 // References are computed once per (app, app parameters, input) and shared by
-// every variant measured on that input.
+// every variant measured on that input, wherever its copy of it lives.
 const apps::KeyValueList& cached_reference(const apps::MapReduceApp& app,
                                            const apps::Params& params, const std::uint8_t* input,
-                                           std::size_t size) {
+                                           std::size_t size, const std::string& checksum) {
   static std::mutex mutex;
-  static std::map<std::tuple<std::string, apps::Params, const std::uint8_t*, std::size_t>,
+  static std::map<std::tuple<std::string, apps::Params, std::string, std::size_t>,
                   apps::KeyValueList>
       cache;
   std::lock_guard lock(mutex);
-  auto key = std::make_tuple(app.name(), params, input, size);
+  // Without a checksum (a caller that has none) the address stands in for it.
+  const std::string id = checksum.empty()
+                             ? "address:" + std::to_string(reinterpret_cast<std::uintptr_t>(input))
+                             : checksum;
+  auto key = std::make_tuple(app.name(), params, id, size);
   auto it = cache.find(key);
   if (it == cache.end()) {
     if (cache.size() > 4) cache.clear();  // inputs change between points; keep memory bounded
@@ -40,6 +44,7 @@ class MapReducePoint final : public PointRunner {
         set_validation_(ctx.validation.kind == "set"),
         input_(ctx.input),
         size_(ctx.input_size),
+        checksum_(ctx.input_checksum),
         runtime_(std::move(runtime)) {
     if (ctx.validation.kind != "exact" && ctx.validation.kind != "set") {
       throw UsageError("MapReduce app '" + app_.name() + "' validates as 'exact' or 'set', not '" +
@@ -50,7 +55,7 @@ class MapReducePoint final : public PointRunner {
 
   void prepare() override {
     apps::check_input_size(app_, size_);
-    reference_ = &cached_reference(app_, params_, input_, size_);
+    reference_ = &cached_reference(app_, params_, input_, size_, checksum_);
     runtime_->prepare(app_);
   }
   Measurement run_once() override {
@@ -77,6 +82,7 @@ class MapReducePoint final : public PointRunner {
   bool set_validation_;
   const std::uint8_t* input_;
   std::size_t size_;
+  std::string checksum_;
   std::unique_ptr<Runtime> runtime_;
   const apps::KeyValueList* reference_ = nullptr;
   apps::KeyValueList output_;

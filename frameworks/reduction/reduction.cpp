@@ -38,12 +38,17 @@ std::uint32_t segment_of(const PointContext& ctx, std::size_t values) {
 }
 
 // References are computed once per (input, segment) and shared by every
-// variant measured on that input.
-const std::vector<double>& cached_reference(std::span<const float> in, std::uint32_t segment) {
+// variant measured on that input, keyed on its checksum (the address alone
+// could come back holding another dataset).
+const std::vector<double>& cached_reference(std::span<const float> in, std::uint32_t segment,
+                                            const std::string& checksum) {
   static std::mutex mutex;
-  static std::map<std::tuple<const float*, std::size_t, std::uint32_t>, std::vector<double>> cache;
+  static std::map<std::tuple<std::string, std::size_t, std::uint32_t>, std::vector<double>> cache;
   std::lock_guard lock(mutex);
-  auto key = std::make_tuple(in.data(), in.size(), segment);
+  const std::string id =
+      checksum.empty() ? "address:" + std::to_string(reinterpret_cast<std::uintptr_t>(in.data()))
+                       : checksum;
+  auto key = std::make_tuple(id, in.size(), segment);
   auto it = cache.find(key);
   if (it == cache.end()) {
     if (cache.size() > 4) cache.clear();
@@ -59,9 +64,10 @@ class SegmentSumPoint : public PointRunner {
       : values_(as_floats(ctx)),
         segment_(segment_of(ctx, values_.size())),
         policy_(ctx.validation),
+        checksum_(ctx.input_checksum),
         out_(values_.size() / segment_) {}
 
-  void prepare() override { reference_ = &cached_reference(values_, segment_); }
+  void prepare() override { reference_ = &cached_reference(values_, segment_, checksum_); }
   std::string validate_last() override {
     std::vector<double> got(out_.begin(), out_.end());
     return compare_within_tolerance(*reference_, got, policy_);
@@ -75,6 +81,7 @@ class SegmentSumPoint : public PointRunner {
   std::span<const float> values_;
   std::uint32_t segment_;
   ValidationPolicy policy_;
+  std::string checksum_;
   std::vector<float> out_;
   const std::vector<double>* reference_ = nullptr;
 };

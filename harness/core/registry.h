@@ -62,6 +62,10 @@ struct PointContext {
   std::string app;
   const std::uint8_t* input = nullptr;
   std::size_t input_size = 0;
+  // Identifies the input's bytes ("xxh64:..."): references cached across
+  // points are keyed on it, never on the buffer's address alone (a freed
+  // buffer's address can come back holding another dataset).
+  std::string input_checksum;
   Params params;                // variant defaults overridden by the spec, its axes, or --param
   ValidationPolicy validation;  // the spec's validation policy (kind, tolerance)
 };

@@ -137,6 +137,7 @@ json run_point(const Target& t, Input& in, const PointSettings& settings,
   ctx.devices = t.devices;
   ctx.app = t.app;
   ctx.input_size = in.file().size_bytes;
+  ctx.input_checksum = in.file().checksum;
   ctx.params = t.params;
   ctx.validation = settings.validation;
   try {
