@@ -939,6 +939,20 @@ def _gain(y0: float, y1: float) -> float:
     return (y1 - y0) / abs(y0) if y0 else float("inf")
 
 
+def _last_step_rule(spec: dict, points: list[dict], bound: float, at_most: bool) -> list[Verdict]:
+    """saturates (at_most) and keeps_rising: every series' last step along x
+    (the largest x over the one before it) gains at most / at least `bound`."""
+    x, metric = str(spec.get("x")), str(spec.get("metric", "total_ms"))
+
+    def judge(steps):
+        (x0, y0), (x1, y1) = steps[-2], steps[-1]
+        g = _gain(y0, y1)
+        return (g <= bound if at_most else g >= bound), (
+            f"{_steps_text(x, steps)}; last step {x}={_plain(x0)} -> {_plain(x1)} {100 * g:+.1f}%")
+    what = f"{metric} gains {'<=' if at_most else '>='} {100 * bound:.1f}% over the last step in {x}"
+    return _sweep_rule(spec, points, judge, what)
+
+
 @rule("saturates")
 def saturates(spec: dict, points: list[dict]) -> list[Verdict]:
     """A metric flattens along an axis: per device and series (as in monotone),
@@ -950,15 +964,7 @@ def saturates(spec: dict, points: list[dict]) -> list[Verdict]:
     paired baseline point's)}. Holds if every series' last step gains at most
     max_gain; does not hold if one gains more or a candidate point failed
     validation; not run if no series has two validated points."""
-    x, metric = str(spec.get("x")), str(spec.get("metric", "total_ms"))
-    max_gain = float(spec.get("max_gain", 0.1))
-
-    def judge(steps):
-        (x0, y0), (x1, y1) = steps[-2], steps[-1]
-        g = _gain(y0, y1)
-        return g <= max_gain, (f"{_steps_text(x, steps)}; last step {x}={_plain(x0)} -> {_plain(x1)} "
-                               f"{100 * g:+.1f}%")
-    return _sweep_rule(spec, points, judge, f"{metric} gains <= {100 * max_gain:.1f}% over the last step in {x}")
+    return _last_step_rule(spec, points, float(spec.get("max_gain", 0.1)), at_most=True)
 
 
 @rule("keeps_rising")
@@ -971,15 +977,7 @@ def keeps_rising(spec: dict, points: list[dict]) -> list[Verdict]:
     "baseline": matcher (optional)}. Holds if every series' last step gains at
     least min_gain; does not hold if one gains less or a candidate point failed
     validation; not run if no series has two validated points."""
-    x, metric = str(spec.get("x")), str(spec.get("metric", "total_ms"))
-    min_gain = float(spec.get("min_gain", 0.1))
-
-    def judge(steps):
-        (x0, y0), (x1, y1) = steps[-2], steps[-1]
-        g = _gain(y0, y1)
-        return g >= min_gain, (f"{_steps_text(x, steps)}; last step {x}={_plain(x0)} -> {_plain(x1)} "
-                               f"{100 * g:+.1f}%")
-    return _sweep_rule(spec, points, judge, f"{metric} gains >= {100 * min_gain:.1f}% over the last step in {x}")
+    return _last_step_rule(spec, points, float(spec.get("min_gain", 0.1)), at_most=False)
 
 
 @rule("scales")
