@@ -20,8 +20,10 @@
 #include <vector>
 
 #include "datasets/html_zipf.h"
+#include "datasets/npy_generators.h"
 #include "datasets/text_zipf.h"
 #include "datasets/uniform_f32.h"
+#include "datasets/weblog.h"
 #include "datasets/xxhash.h"
 #include "harness/core/errors.h"
 
@@ -33,9 +35,9 @@ const std::vector<const Generator*>& generators() {
   static const std::vector<const Generator*> all = [] {
     std::vector<const Generator*> list = {
         // One line per generator.
-        &text_zipf_generator(),
-        &html_zipf_generator(),
-        &uniform_f32_generator(),
+        &text_zipf_generator(),  &html_zipf_generator(),    &uniform_f32_generator(),
+        &matrix_f32_generator(), &features_f32_generator(), &points_f32_generator(),
+        &weblog_generator(),
     };
     std::sort(list.begin(), list.end(),
               [](const Generator* a, const Generator* b) { return a->name() < b->name(); });
@@ -412,9 +414,9 @@ DatasetFile materialize(const DatasetSpec& spec, const std::string& cache_dir) {
   DatasetFile file;
   file.path = path;
   file.generator = generator.name();
-  file.size_bytes = spec.size_bytes;
+  file.size_bytes = generator.output_bytes(spec.size_bytes);
   file.seed = spec.seed;
-  if (std::optional<std::string> cached = verified_checksum(path, sidecar, spec.size_bytes)) {
+  if (std::optional<std::string> cached = verified_checksum(path, sidecar, file.size_bytes)) {
     file.checksum = *cached;
     file.from_cache = true;
     return file;
@@ -439,10 +441,10 @@ DatasetFile materialize(const DatasetSpec& spec, const std::string& cache_dir) {
       throw_write_errno(tmp, buffer.error() != 0 ? buffer.error() : EIO);
     }
   }
-  if (buffer.bytes() != spec.size_bytes) {
+  if (buffer.bytes() != file.size_bytes) {
     std::remove(tmp.c_str());
     throw RunError(fmt::format("dataset generator '{}' wrote {} bytes instead of {}",
-                               generator.name(), buffer.bytes(), spec.size_bytes));
+                               generator.name(), buffer.bytes(), file.size_bytes));
   }
   if (::close(fd.release()) != 0) {
     const int err = errno;

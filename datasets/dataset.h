@@ -31,9 +31,9 @@ struct DatasetSpec {
 };
 
 struct DatasetFile {
-  std::string path;       // absolute path of the materialized file
-  std::string generator;  // empty for a user's file
-  std::uint64_t size_bytes = 0;
+  std::string path;              // absolute path of the materialized file
+  std::string generator;         // empty for a user's file
+  std::uint64_t size_bytes = 0;  // of the file (Generator::output_bytes of the requested size)
   std::uint64_t seed = 0;
   std::string checksum;     // "xxh64:<16 hex digits>" of the file's bytes
   bool from_cache = false;  // true when an existing, verified file was reused
@@ -48,7 +48,11 @@ class Generator {
   virtual int version() const = 0;  // bump when output bytes change (part of the cache key)
   // File name extension of the materialized file, without the dot.
   virtual std::string extension() const { return "bin"; }
-  // Writes exactly size_bytes bytes to out, deterministic in (size_bytes, seed)
+  // Bytes of the file for a requested size: the size itself, except for
+  // generators of shaped arrays (.npy), whose size is the arrays' payload
+  // budget and whose file adds the headers.
+  virtual std::uint64_t output_bytes(std::uint64_t size_bytes) const { return size_bytes; }
+  // Writes exactly output_bytes(size_bytes) bytes to out, deterministic in (size_bytes, seed)
   // on every platform and thread count. Stops early if out goes bad; the
   // caller checks the stream.
   virtual void generate(std::uint64_t size_bytes, std::uint64_t seed, std::ostream& out) const = 0;

@@ -9,43 +9,11 @@
 #include "datasets/chunked.h"
 #include "datasets/random.h"
 #include "datasets/text_zipf.h"
+#include "datasets/zipf_table.h"
 #include "harness/core/errors.h"
 
 namespace harness::datasets {
 namespace {
-
-// Inverse-CDF sampling of Zipf-Mandelbrot ranks, weights 1 / (rank + 1 + q),
-// summed in rank order in double precision (exactly rounded operations only,
-// so the same everywhere); as in text-zipf: a 31-bit CDF and a guide table.
-class ZipfTable {
- public:
-  ZipfTable(std::uint32_t n, double q) : cdf_(n), guide_(std::size_t{1} << 16) {
-    std::vector<double> cumulative(n);
-    double sum = 0;
-    for (std::uint32_t r = 0; r < n; ++r) {
-      sum += 1.0 / (r + 1 + q);
-      cumulative[r] = sum;
-    }
-    constexpr std::uint32_t kOne = std::uint32_t{1} << 31;
-    for (std::uint32_t r = 0; r < n; ++r)
-      cdf_[r] = static_cast<std::uint32_t>(cumulative[r] / sum * kOne);
-    cdf_[n - 1] = kOne;
-    std::uint32_t r = 0;
-    for (std::uint32_t g = 0; g < guide_.size(); ++g) {
-      while (cdf_[r] <= g << 15) ++r;
-      guide_[g] = r;
-    }
-  }
-  std::uint32_t sample(Rng& rng) const {
-    const auto u = static_cast<std::uint32_t>(rng.next() >> 33);  // 31 bits
-    std::uint32_t r = guide_[u >> 15];
-    while (cdf_[r] <= u) ++r;
-    return r;
-  }
-
- private:
-  std::vector<std::uint32_t> cdf_, guide_;
-};
 
 constexpr std::uint32_t kTextWords = 20000;  // text draws from text-zipf's top words
 

@@ -628,11 +628,13 @@ def faster(spec: dict, points: list[dict]) -> list[Verdict]:
 
     spec: {"candidate": matcher, "baseline": matcher, "metric": "total_ms" | phase
     | "throughput_gbps" | "rate:<name>" | "fraction:<name>", "at": "largest" |
-    "all", "min_speedup": 1.0}. Candidate and baseline points pair by (app,
-    dataset.label, and the axis values both have when possible); speedup =
-    baseline median / candidate median (inverted for higher-is-better metrics).
-    Holds if every speedup at the chosen sizes ("largest": the largest dataset
-    per app) exceeds min_speedup and every involved point is ok and validated;
+    "all", "min_speedup": 1.0, "quorum": q (optional)}. Candidate and baseline
+    points pair by (app, dataset.label, and the axis values both have when
+    possible); speedup = baseline median / candidate median (inverted for
+    higher-is-better metrics). Holds if every speedup at the chosen sizes
+    ("largest": the largest dataset per app) exceeds min_speedup (with a
+    quorum: more than that fraction of them) and every involved point is ok
+    and validated;
     does not hold if a speedup is too small or an involved point failed; not
     run if no pair has both points run. Skipped points are ignored.
     """
@@ -641,6 +643,7 @@ def faster(spec: dict, points: list[dict]) -> list[Verdict]:
     metric = str(spec.get("metric", "total_ms"))
     at = _at(spec)
     min_speedup = float(spec.get("min_speedup", 1.0))
+    quorum = spec.get("quorum")
     higher = higher_is_better(metric)
 
     all_cands = [p for p in points if matches(p, cand_m)]
@@ -685,9 +688,66 @@ def faster(spec: dict, points: list[dict]) -> list[Verdict]:
             if not speedup > min_speedup:
                 too_slow.append(text)
 
+        hold_prefix, fail_prefix = "", f"needs speedup > {fmt_num(min_speedup)}x: "
+        if quorum is not None and measured:
+            share = (len(measured) - len(too_slow)) / len(measured)
+            verdict_text = (f"{len(measured) - len(too_slow)} of {len(measured)} speedups > "
+                            f"{fmt_num(min_speedup)}x (needs more than {fmt_num(100 * float(quorum))}%): ")
+            too_slow = [] if share > float(quorum) else too_slow
+            hold_prefix, fail_prefix = verdict_text, verdict_text
         out.append(_decide(key, invalid=invalid, measured=measured, failing=too_slow, notes=missing,
-                           not_run="no pair with both points run",
-                           fail_prefix=f"needs speedup > {fmt_num(min_speedup)}x: ", fail_shows=measured))
+                           not_run="no pair with both points run", hold_prefix=hold_prefix,
+                           fail_prefix=fail_prefix, fail_shows=measured))
+    out += _skipped_verdicts(all_cands, {v_key(v) for v in out})
+    return out
+
+
+@rule("largest_phase")
+def largest_phase(spec: dict, points: list[dict]) -> list[Verdict]:
+    """A phase is the longest of a point's phases, per candidate backend/device.
+
+    spec: {"candidate": matcher, "phase": name, "exclude": [phases not
+    compared], "at": "largest" | "all", "need": "any" | "all"}. For each
+    candidate point at the chosen sizes, the phase with the largest median
+    among the point's phases (less `exclude`). Holds if it is `phase` for at
+    least one point ("any") or for every point ("all"), every point valid.
+    """
+    cand_m = spec.get("candidate") or {}
+    phase = str(spec["phase"])
+    exclude = set(spec.get("exclude") or [])
+    need = str(spec.get("need", "any"))
+    if need not in ("any", "all"):
+        raise ValueError(f"'need' must be 'any' or 'all', not {need!r}")
+    at = _at(spec)
+    all_cands = [p for p in points if matches(p, cand_m)]
+    if not all_cands:
+        return [_verdict(None, NOT_RUN, f"no point matches the candidate {json.dumps(cand_m)}")]
+    out = []
+    for key, group in group_by_device(not_skipped(all_cands)).items():
+        chosen = _at_largest(group) if at == "largest" else list(group)
+        chosen.sort(key=lambda p: (str(p.get("app")), dataset_size(p), axes_order(p)))
+        measured, other, invalid, missing = [], [], [], []
+        for p in chosen:
+            if _invalid(p):
+                invalid.append(f"{_where(p)}: status {p.get('status')}, validation {validation_status(p)}")
+                continue
+            times = {ph: stat(p, ph) for ph in merge_phase_orders([p]) if ph not in exclude}
+            times = {ph: t for ph, t in times.items() if t is not None}
+            if p.get("status") != "ok" or not times:
+                missing.append(f"{_where(p)} not run ({p.get('error') or 'no phases'})")
+                continue
+            top = max(times, key=times.get)
+            total = sum(times.values())
+            text = (f"{_where(p)}: largest {top} {fmt_num(times[top])} ms "
+                    f"({fmt_num(100 * times[top] / total)}% of the compared phases)"
+                    + ("" if top == phase else f", {phase} {fmt_num(times.get(phase, 0.0))} ms"))
+            measured.append(text)
+            if top != phase:
+                other.append(text)
+        failing = other if need == "all" else (other if len(other) == len(measured) else [])
+        out.append(_decide(key, invalid=invalid, measured=measured, failing=failing, notes=missing,
+                           not_run="no candidate point ran",
+                           fail_prefix=f"{phase} is not the largest phase ({need}): ", fail_shows=measured))
     out += _skipped_verdicts(all_cands, {v_key(v) for v in out})
     return out
 
@@ -1066,6 +1126,243 @@ def ceiling_ratio(spec: dict, points: list[dict]) -> list[Verdict]:
             out.append(_verdict(key, DOES_NOT_HOLD, f"needs >= {100 * min_ratio:.1f}%: " + "; ".join(low)))
         else:
             out.append(_verdict(key, HOLDS, f">= {100 * min_ratio:.1f}%: " + "; ".join(found)))
+    return out
+
+
+# ----------------------------------------------------------------------------
+# Speedup rules (atomics figures): how a candidate's speedup over a baseline
+# behaves along an axis, on average, against a model, against a counter
+
+
+def _speedup_pairs(spec: dict, points: list[dict]):
+    """Per candidate device: [(candidate, baseline, speedup)] for every
+    candidate paired with a baseline as in `faster` (same app, dataset and
+    axes both have; the fastest valid baseline of a tier, so a baseline matcher
+    over several variants means "the best of them"), with the invalid and
+    missing pairs listed. Returns (all candidates, {device key: (pairs,
+    invalid, missing)})."""
+    cand_m = spec.get("candidate") or {}
+    base_m = spec.get("baseline") or {}
+    if not isinstance(base_m, dict) or not base_m:
+        raise ValueError("'baseline' (a matcher) is required")
+    metric = str(spec.get("metric", "total_ms"))
+    higher = higher_is_better(metric)
+    all_cands = [p for p in points if matches(p, cand_m)]
+    bases = not_skipped(p for p in points if matches(p, base_m) and not matches(p, cand_m))
+    out = {}
+    for key, group in group_by_device(not_skipped(all_cands)).items():
+        pairs, invalid, missing = [], [], []
+        for c in sorted(group, key=lambda q: (str(q.get("app")), dataset_size(q), axes_order(q))):
+            b = _choose_baseline(c, [q for q in bases if device_key(q) == key] or bases, metric)
+            where = f"{series_name(c)} {_where(c)}"
+            if b is None:
+                missing.append(f"{where}: no baseline point")
+                continue
+            bad = [q for q in (c, b) if _invalid(q)]
+            if bad:
+                invalid.append(f"{where}: " + ", ".join(
+                    f"{series_name(q)} status {q.get('status')}, validation {validation_status(q)}" for q in bad))
+                continue
+            cm, bm = (stat(c, metric) if c.get("status") == "ok" else None,
+                      stat(b, metric) if b.get("status") == "ok" else None)
+            if cm is None or bm is None or cm <= 0 or bm <= 0:
+                missing.append(f"{where} not run ({c.get('error') or b.get('error') or 'no ' + metric})")
+                continue
+            pairs.append((c, b, cm / bm if higher else bm / cm))
+        out[key] = (pairs, invalid, missing)
+    return all_cands, out
+
+
+@rule("speedup_grows")
+def speedup_grows(spec: dict, points: list[dict]) -> list[Verdict]:
+    """The candidate's speedup over the baseline grows along an axis, per
+    device and series (the candidate's line along x, as in monotone).
+
+    spec: {"candidate": matcher, "baseline": matcher (several variants: the
+    fastest of them at each point), "x": axis, "metric": "total_ms" | phase |
+    rate..., "min_growth": 0.0, "min_last": null}. Holds if in every series
+    the speedup at the largest x exceeds (1 + min_growth) times the one at the
+    smallest and, with min_last, exceeds min_last; does not hold otherwise or
+    if a point involved failed validation; not run if no series has two
+    paired points."""
+    x = spec.get("x")
+    if not isinstance(x, str) or not x:
+        raise ValueError("'x' (an axis) is required")
+    min_growth = float(spec.get("min_growth", 0.0))
+    min_last = spec.get("min_last")
+    min_last = None if min_last is None else float(min_last)
+    all_cands, per_device = _speedup_pairs(spec, points)
+    if not all_cands:
+        return [_verdict(None, NOT_RUN, f"no point matches the candidate {json.dumps(spec.get('candidate') or {})}")]
+    out = []
+    for key, (pairs, invalid, missing) in per_device.items():
+        series: dict[str, dict[float, list[float]]] = {}
+        for c, _b, sp in pairs:
+            xv = x_value(c, x)
+            if xv is not None:
+                series.setdefault(line_key(c, x), {}).setdefault(xv, []).append(sp)
+        checked, broken = [], []
+        for line, by_x in sorted(series.items()):
+            steps = sorted((xv, statistics.median(v)) for xv, v in by_x.items())
+            if len(steps) < 2:
+                continue
+            (x0, s0), (x1, s1) = steps[0], steps[-1]
+            text = f"{line}: speedup " + ", ".join(f"{x}={_plain(xv)} {fmt_num(v)}x" for xv, v in steps)
+            checked.append(text)
+            reasons = []
+            if not s1 > (1 + min_growth) * s0:
+                reasons.append(f"{fmt_num(s1)}x at {x}={_plain(x1)} is not above {fmt_num((1 + min_growth) * s0)}x")
+            if min_last is not None and not s1 > min_last:
+                reasons.append(f"{fmt_num(s1)}x at {x}={_plain(x1)} is not above {fmt_num(min_last)}x")
+            if reasons:
+                broken.append(text + " [" + "; ".join(reasons) + "]")
+        what = f"speedup grows along {x}" + (f" and ends above {fmt_num(min_last)}x" if min_last is not None else "")
+        out.append(_decide(key, invalid=invalid[:5], measured=checked, failing=broken, notes=missing[:5],
+                           not_run=f"no series with two paired points along {x}",
+                           fail_prefix=f"{what} broken: ", hold_prefix=f"{what}: "))
+    out += _skipped_verdicts(all_cands, {v_key(v) for v in out})
+    return out
+
+
+@rule("mean_speedup")
+def mean_speedup(spec: dict, points: list[dict]) -> list[Verdict]:
+    """The geometric mean of the candidate's speedups over the baseline (paired
+    as in faster, every pair counted), per device, is below max_mean or above
+    min_mean (give one).
+
+    spec: {"candidate": matcher, "baseline": matcher, "metric": ..., "max_mean":
+    1.0 | "min_mean": 1.0}. Does not hold if a point involved failed
+    validation; not run without a pair."""
+    if ("max_mean" in spec) == ("min_mean" in spec):
+        raise ValueError("give exactly one of 'max_mean' and 'min_mean'")
+    bound = float(spec.get("max_mean", spec.get("min_mean")))
+    below = "max_mean" in spec
+    all_cands, per_device = _speedup_pairs(spec, points)
+    if not all_cands:
+        return [_verdict(None, NOT_RUN, f"no point matches the candidate {json.dumps(spec.get('candidate') or {})}")]
+    out = []
+    for key, (pairs, invalid, missing) in per_device.items():
+        measured, failing = [], []
+        if pairs:
+            mean = math.exp(statistics.fmean(math.log(sp) for _c, _b, sp in pairs))
+            each = ", ".join(f"{_where(c)} {fmt_num(sp)}x" for c, _b, sp in pairs[:12])
+            text = f"geometric mean speedup {fmt_num(mean)}x over {len(pairs)} pair(s) ({each})"
+            measured.append(text)
+            if not (mean < bound if below else mean > bound):
+                failing.append(text)
+        cmp = "<" if below else ">"
+        out.append(_decide(key, invalid=invalid[:5], measured=measured, failing=failing, notes=missing[:5],
+                           not_run="no pair with both points run",
+                           fail_prefix=f"needs a mean {cmp} {fmt_num(bound)}x: ",
+                           hold_prefix=f"mean {cmp} {fmt_num(bound)}x: "))
+    out += _skipped_verdicts(all_cands, {v_key(v) for v in out})
+    return out
+
+
+@rule("model_error")
+def model_error(spec: dict, points: list[dict]) -> list[Verdict]:
+    """A model's prediction against measurement, both recorded on each
+    candidate point (e.g. counter:speedup_predicted and
+    counter:speedup_measured), per device.
+
+    spec: {"candidate": matcher, "predicted": metric, "measured": metric, "x":
+    axis, "max_median_error": 0.3}. Relative error |predicted - measured| /
+    measured per point. Holds if the median relative error is below
+    max_median_error and, in every series along x, the prediction moves the
+    same way as the measurement from the smallest to the largest x (the
+    predicted trend matches); does not hold otherwise or if a candidate failed
+    validation; not run without a point that has both."""
+    pred_m, meas_m = spec.get("predicted"), spec.get("measured")
+    x = spec.get("x")
+    if not isinstance(pred_m, str) or not isinstance(meas_m, str) or not isinstance(x, str):
+        raise ValueError("'predicted', 'measured' (metrics) and 'x' (an axis) are required")
+    max_err = float(spec.get("max_median_error", 0.3))
+    all_cands = [p for p in points if matches(p, spec.get("candidate") or {})]
+    if not all_cands:
+        return [_verdict(None, NOT_RUN, f"no point matches the candidate {json.dumps(spec.get('candidate') or {})}")]
+    out = []
+    for key, group in group_by_device(not_skipped(all_cands)).items():
+        invalid, missing, errors = [], [], []
+        series: dict[str, dict[float, list[tuple]]] = {}
+        for p in group:
+            if _invalid(p):
+                invalid.append(f"{_where(p)}: status {p.get('status')}, validation {validation_status(p)}")
+                continue
+            pv, mv, xv = stat(p, pred_m), stat(p, meas_m), x_value(p, x)
+            if p.get("status") != "ok" or pv is None or mv is None or not mv > 0 or xv is None:
+                missing.append(f"{_where(p)}: " + (str(p.get("error") or p.get("status")) if p.get("status") != "ok"
+                                                   else f"no {pred_m} / {meas_m}"))
+                continue
+            errors.append(abs(pv - mv) / mv)
+            series.setdefault(line_key(p, x), {}).setdefault(xv, []).append((pv, mv))
+        measured, failing = [], []
+        if errors:
+            med = statistics.median(errors)
+            text = f"median relative error {100 * med:.1f}% over {len(errors)} point(s)"
+            measured.append(text)
+            if not med < max_err:
+                failing.append(text + f" (needs < {100 * max_err:.1f}%)")
+            for line, by_x in sorted(series.items()):
+                steps = sorted((xv, statistics.median(a for a, _ in v), statistics.median(b for _, b in v))
+                               for xv, v in by_x.items())
+                if len(steps) < 2:
+                    continue
+                (x0, p0, m0), (x1, p1, m1) = steps[0], steps[-1]
+                trend = (f"{line}: {x}={_plain(x0)} -> {_plain(x1)} predicted {fmt_num(p0)} -> {fmt_num(p1)}, "
+                         f"measured {fmt_num(m0)} -> {fmt_num(m1)}")
+                measured.append(trend)
+                if (p1 > p0) != (m1 > m0):
+                    failing.append(trend + " (the trends differ)")
+        out.append(_decide(key, invalid=invalid[:5], measured=measured, failing=failing, notes=missing[:5],
+                           not_run=f"no validated point with {pred_m} and {meas_m}",
+                           fail_prefix="model does not hold: ", fail_shows=failing,
+                           hold_prefix=f"model holds (median error < {100 * max_err:.1f}%, trends match): "))
+    out += _skipped_verdicts(all_cands, {v_key(v) for v in out})
+    return out
+
+
+@rule("speedup_order")
+def speedup_order(spec: dict, points: list[dict]) -> list[Verdict]:
+    """Across apps, the candidate's speedup over the baseline rises as a
+    property of the baseline's points falls (figure 14: as the ALU:Fetch ratio
+    falls, the kernel is more memory-bound and gains more), per device.
+
+    spec: {"candidate": matcher, "baseline": matcher, "metric": ..., "by":
+    metric of the baseline points (e.g. "counter:isa_alu_fetch")}. Per app: the
+    median speedup over its pairs and the median `by` of its baselines. Holds
+    if, ordered by `by` from highest to lowest, the speedups rise strictly;
+    does not hold otherwise or if a point involved failed validation; not run
+    with fewer than two apps that have `by`."""
+    by = spec.get("by")
+    if not isinstance(by, str) or not by:
+        raise ValueError("'by' (a metric of the baseline points) is required")
+    all_cands, per_device = _speedup_pairs(spec, points)
+    if not all_cands:
+        return [_verdict(None, NOT_RUN, f"no point matches the candidate {json.dumps(spec.get('candidate') or {})}")]
+    out = []
+    for key, (pairs, invalid, missing) in per_device.items():
+        apps: dict[str, tuple[list, list]] = {}
+        for c, b, sp in pairs:
+            bv = stat(b, by)
+            if bv is None:
+                missing.append(f"{_where(b)}: no {by}")
+                continue
+            entry = apps.setdefault(str(c.get("app")), ([], []))
+            entry[0].append(sp)
+            entry[1].append(bv)
+        rows = sorted(((statistics.median(bs), statistics.median(sps), app) for app, (sps, bs) in apps.items()),
+                      reverse=True)
+        measured, failing = [], []
+        if len(rows) >= 2:
+            text = ", ".join(f"{app}: {by} {fmt_num(bv)} speedup {fmt_num(sp)}x" for bv, sp, app in rows)
+            measured.append(text)
+            if any(not b[1] > a[1] for a, b in zip(rows, rows[1:])):
+                failing.append(text)
+        out.append(_decide(key, invalid=invalid[:5], measured=measured, failing=failing, notes=missing[:5],
+                           not_run=f"fewer than two apps with a speedup and {by}",
+                           fail_prefix=f"speedup does not rise as {by} falls: ",
+                           hold_prefix=f"speedup rises as {by} falls: "))
+    out += _skipped_verdicts(all_cands, {v_key(v) for v in out})
     return out
 
 

@@ -101,6 +101,37 @@ class MapReduceApp {
   virtual std::string format_value(std::string_view raw) const = 0;
   // Order of values under one key in the canonical output. Default: raw bytes.
   virtual bool value_less(std::string_view a, std::string_view b) const { return a < b; }
+  // Human-readable key for --dump-output and messages (binary keys: cluster
+  // ids, matrix cells). Default: the bytes as they are.
+  virtual std::string format_key(std::string_view raw) const { return std::string(raw); }
+
+  // Tolerance validation (floating-point results): splits a pair into an
+  // identity compared exactly (a matrix cell, a cluster and its count, a
+  // document pair) and numbers compared within the policy's tolerance.
+  // Default: the whole pair (formatted) is the identity and there are no
+  // numbers, so "tolerance" means "set" for apps without floats.
+  struct TolerantPair {
+    std::string identity;
+    std::vector<double> numbers;
+  };
+  virtual TolerantPair tolerant_view(std::string_view key, std::string_view value) const {
+    return {format_key(key) + '\t' + format_value(value), {}};
+  }
+
+  // Apps of several chained MapReduce jobs (page view count: remove duplicate
+  // entries, then count): the jobs in order, each a MapReduceApp of its own
+  // with its dialect files (compiled as a program per runtime); empty for an
+  // app that is one job. The input of job i > 0 is next_job_input(params,
+  // i - 1, its output) and the app's output is final_output(params, the last
+  // job's output); both run on the host, timed (phase "chain").
+  virtual std::vector<const MapReduceApp*> jobs() const { return {}; }
+  virtual std::string next_job_input(const Params& /*params*/, std::size_t /*job*/,
+                                     const KeyValueList& /*output*/) const {
+    return {};
+  }
+  virtual KeyValueList final_output(const Params& /*params*/, KeyValueList last) const {
+    return last;
+  }
 
  protected:
   // Throws UsageError for a bad parameter value; `params` holds every one of
@@ -121,6 +152,17 @@ std::string compare_outputs(const MapReduceApp& app, const KeyValueList& expecte
 // first missing and unexpected pairs (harness::compare_as_sets).
 std::string compare_output_sets(const MapReduceApp& app, const KeyValueList& expected,
                                 const KeyValueList& actual);
+
+// Tolerance validation: the same multiset of identities (tolerant_view), and
+// for each the numbers within |actual - expected| <= abs + rel * |expected|.
+std::string compare_output_within(const MapReduceApp& app, const KeyValueList& expected,
+                                  const KeyValueList& actual, const ValidationPolicy& policy);
+
+// The comparison the policy names: "exact" (compare_outputs), "set"
+// (compare_output_sets) or "tolerance" (compare_output_within); UsageError
+// for other kinds.
+std::string compare_by_policy(const MapReduceApp& app, const KeyValueList& expected,
+                              const KeyValueList& actual, const ValidationPolicy& policy);
 
 // Sorts by key bytes (unsigned) only; the order of equal keys is unspecified.
 void sort_by_key(KeyValueList& list);

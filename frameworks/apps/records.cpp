@@ -1,8 +1,15 @@
 #include "frameworks/apps/records.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstring>
+#include <exception>
+#include <mutex>
 #include <thread>
+
+#include "frameworks/apps/mapreduce_app.h"
+#include "harness/core/errors.h"
 
 namespace harness::apps {
 namespace {
@@ -57,6 +64,38 @@ std::vector<std::uint32_t> split_lines(const std::uint8_t* data, std::size_t siz
   for (const auto& part : parts) offsets.insert(offsets.end(), part.begin(), part.end());
   offsets.push_back(static_cast<std::uint32_t>(size));
   return offsets;
+}
+
+std::vector<std::uint32_t> reserve_task_records(const std::string& app, std::uint64_t count,
+                                                std::uint64_t end) {
+  if (count >= kMaxInputBytes || end >= kMaxInputBytes) {
+    throw RunError(fmt::format(
+        "{}: {} tasks (codes up to {}) do not fit the 32-bit record offsets (at most {})", app,
+        count, end, kMaxInputBytes - 1));
+  }
+  std::vector<std::uint32_t> codes;
+  codes.reserve(count + 1);
+  return codes;
+}
+
+void parallel_blocks(std::size_t count, const std::function<void(std::size_t, std::size_t)>& fn) {
+  const std::size_t threads =
+      std::max<std::size_t>(1, std::min<std::size_t>(std::thread::hardware_concurrency(), count));
+  std::vector<std::thread> pool;
+  std::exception_ptr error;
+  std::mutex mutex;
+  for (std::size_t t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      try {
+        fn(count * t / threads, count * (t + 1) / threads);
+      } catch (...) {
+        std::lock_guard lock(mutex);
+        error = std::current_exception();
+      }
+    });
+  }
+  for (auto& th : pool) th.join();
+  if (error) std::rethrow_exception(error);
 }
 
 }  // namespace harness::apps

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "frameworks/apps/registry.h"
+#include "frameworks/common/job_chain.h"
 #include "harness/core/errors.h"
 
 namespace harness::mapreduce {
@@ -38,28 +39,32 @@ const apps::KeyValueList& cached_reference(const apps::MapReduceApp& app,
 
 class MapReducePoint final : public PointRunner {
  public:
-  MapReducePoint(const PointContext& ctx, std::unique_ptr<Runtime> runtime)
+  MapReducePoint(const PointContext& ctx, const RuntimeFactory& make_runtime)
       : app_(apps::find_mapreduce_app(ctx.app)),
         params_(app_.resolve_params(ctx.params)),
-        set_validation_(ctx.validation.kind == "set"),
+        policy_(ctx.validation),
         input_(ctx.input),
         size_(ctx.input_size),
         checksum_(ctx.input_checksum),
-        runtime_(std::move(runtime)) {
-    if (ctx.validation.kind != "exact" && ctx.validation.kind != "set") {
-      throw UsageError("MapReduce app '" + app_.name() + "' validates as 'exact' or 'set', not '" +
-                       ctx.validation.kind + "'");
+        chain_(app_, [&ctx, &make_runtime](const std::string& job) {
+          PointContext job_ctx = ctx;
+          job_ctx.app = job;
+          return make_runtime(job_ctx);
+        }) {
+    if (policy_.kind != "exact" && policy_.kind != "set" && policy_.kind != "tolerance") {
+      throw UsageError("MapReduce app '" + app_.name() + "' validates as 'exact', 'set' or " +
+                       "'tolerance', not '" + policy_.kind + "'");
     }
-    runtime_->set_app_params(params_);
+    chain_.set_app_params(params_);
   }
 
   void prepare() override {
     apps::check_input_size(app_, size_);
     reference_ = &cached_reference(app_, params_, input_, size_, checksum_);
-    runtime_->prepare(app_);
+    chain_.prepare();
   }
   Measurement run_once() override {
-    RunResult r = runtime_->run(app_, input_, size_);
+    RunResult r = chain_.run(input_, size_);
     output_ = std::move(r.output);
     work_ = std::move(r.work);
     work_.input_bytes = size_;
@@ -67,23 +72,24 @@ class MapReducePoint final : public PointRunner {
     return r.measurement;
   }
   std::string validate_last() override {
-    return set_validation_ ? apps::compare_output_sets(app_, *reference_, output_)
-                           : apps::compare_outputs(app_, *reference_, output_);
+    return apps::compare_by_policy(app_, *reference_, output_, policy_);
   }
   Work work() const override { return work_; }
-  // `key<TAB>value` lines in canonical order (value as the app formats it).
+  // `key<TAB>value` lines in canonical order (key and value as the app formats them).
   void dump_output(std::ostream& out) const override {
-    for (const auto& [k, v] : output_) out << k << '\t' << app_.format_value(v) << '\n';
+    for (const auto& [k, v] : output_) {
+      out << app_.format_key(k) << '\t' << app_.format_value(v) << '\n';
+    }
   }
 
  private:
   const apps::MapReduceApp& app_;
   apps::Params params_;
-  bool set_validation_;
+  ValidationPolicy policy_;
   const std::uint8_t* input_;
   std::size_t size_;
   std::string checksum_;
-  std::unique_ptr<Runtime> runtime_;
+  JobChain chain_;
   const apps::KeyValueList* reference_ = nullptr;
   apps::KeyValueList output_;
   Work work_;
@@ -94,7 +100,7 @@ class MapReducePoint final : public PointRunner {
 std::function<std::unique_ptr<PointRunner>(const PointContext&)> point_factory(
     RuntimeFactory make_runtime) {
   return [make_runtime](const PointContext& ctx) -> std::unique_ptr<PointRunner> {
-    return std::make_unique<MapReducePoint>(ctx, make_runtime(ctx));
+    return std::make_unique<MapReducePoint>(ctx, make_runtime);
   };
 }
 

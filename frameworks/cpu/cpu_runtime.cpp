@@ -3,6 +3,7 @@
 #include <map>
 #include <mutex>
 
+#include "frameworks/apps/registry.h"
 #include "harness/core/errors.h"
 
 namespace harness::cpu {
@@ -37,7 +38,13 @@ using Factory = std::unique_ptr<mapreduce::Runtime> (*)(const Options&);
 const std::map<std::string, Factory>& factories() {
   static const std::map<std::string, Factory> table = {{"wordcount", &make_wordcount},
                                                        {"stringmatch", &make_stringmatch},
-                                                       {"invertedindex", &make_invertedindex}};
+                                                       {"invertedindex", &make_invertedindex},
+                                                       {"similarity", &make_similarity},
+                                                       {"matrixmult", &make_matrixmult},
+                                                       {"kmeans", &make_kmeans},
+                                                       {"pvc_dedup", &make_pvc_dedup},
+                                                       {"pvc_count", &make_pvc_count},
+                                                       {"pvr_rank", &make_pvr_rank}};
   return table;
 }
 }  // namespace
@@ -55,7 +62,15 @@ void register_variants() {
       "multi-threaded CPU MapReduce: per-thread hash tables partitioned by key, combine on insert";
   v.backends = {backend::Kind::cpu};
   v.default_params = {{"threads", "0"}};
-  for (const auto& [app, _] : factories()) v.apps.push_back(app);
+  // Every app whose jobs (or itself, when it is one job) have a build here.
+  for (const apps::MapReduceApp* app : apps::mapreduce_apps()) {
+    bool built = true;
+    for (const apps::MapReduceApp* job : app->jobs())
+      built = built && factories().count(job->name());
+    if (built && (!app->jobs().empty() || factories().count(app->name()))) {
+      v.apps.push_back(app->name());
+    }
+  }
   v.make = mapreduce::point_factory([](const PointContext& ctx) {
     Options o;
     o.threads = mapreduce::param_u32(ctx.params, "threads");

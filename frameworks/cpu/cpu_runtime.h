@@ -27,10 +27,16 @@ struct Options {
 void parallel_for(unsigned workers, const std::function<void(unsigned)>& fn);
 unsigned resolve_threads(unsigned requested);
 
-// One factory per app, defined in cpu/apps/cpu_<app>.cpp.
+// One factory per app or job, defined in cpu/apps/cpu_<app>.cpp (cpu_app.inc).
 std::unique_ptr<mapreduce::Runtime> make_wordcount(const Options& options);
 std::unique_ptr<mapreduce::Runtime> make_stringmatch(const Options& options);
 std::unique_ptr<mapreduce::Runtime> make_invertedindex(const Options& options);
+std::unique_ptr<mapreduce::Runtime> make_similarity(const Options& options);
+std::unique_ptr<mapreduce::Runtime> make_matrixmult(const Options& options);
+std::unique_ptr<mapreduce::Runtime> make_kmeans(const Options& options);
+std::unique_ptr<mapreduce::Runtime> make_pvc_dedup(const Options& options);
+std::unique_ptr<mapreduce::Runtime> make_pvc_count(const Options& options);
+std::unique_ptr<mapreduce::Runtime> make_pvr_rank(const Options& options);
 // The factory of an app by name; null when the cpu runtime has no build of it.
 std::unique_ptr<mapreduce::Runtime> make_runtime(const std::string& app, const Options& options);
 

@@ -69,6 +69,12 @@ class Mars final : public mapreduce::Runtime {
   }
 
   void prepare(const apps::MapReduceApp& app) override {
+    if (!options_.sort && app.has_reduce()) {
+      throw UsageError(
+          "mars: sort=0 (noSort) leaves equal keys apart, so it runs map-only apps "
+          "only, not '" +
+          app.name() + "'");
+    }
     program_ = device_.build(mapreduce::mapreduce_program("mars", app));
     scan_ = std::make_unique<mapreduce::Scan>(pool_);
     kernels_ = Kernels::look_up(*program_);
@@ -132,9 +138,11 @@ class Mars final : public mapreduce::Runtime {
     }
     q.end_span();
 
-    q.begin_span("sort");
-    sort(recs, keys, padded);
-    q.end_span();
+    if (options_.sort) {
+      q.begin_span("sort");
+      sort(recs, keys, padded);
+      q.end_span();
+    }
 
     std::vector<OutRecord> out_recs;
     std::vector<char> out_keys, out_vals;
@@ -258,7 +266,7 @@ class Mars final : public mapreduce::Runtime {
     return out_recs.size() * sizeof(OutRecord) + out_keys.size() + out_vals.size();
   }
 
-  // noReduce: the sorted intermediate pairs are the output. Returns the bytes
+  // noReduce: the intermediate pairs (sorted unless noSort) are the output. Returns the bytes
   // copied back to the host.
   std::uint64_t copy_out_intermediate(const apps::MapReduceApp& app, std::uint32_t pairs,
                                       std::uint32_t key_bytes, Buffer& keys, Buffer& recs,
@@ -302,6 +310,7 @@ Options options_from(const Params& params) {
   Options o;
   o.hash_keys = mapreduce::param_bool(params, "hash_keys");
   o.coalesced = mapreduce::param_bool(params, "coalesced");
+  o.sort = mapreduce::param_bool(params, "sort");
   o.groups = mapreduce::param_u32(params, "groups");
   o.group_size = mapreduce::param_u32(params, "group_size");
   if (o.group_size == 0 || (o.group_size & (o.group_size - 1)) != 0 || o.group_size > 1024) {
@@ -315,8 +324,11 @@ std::unique_ptr<mapreduce::Runtime> make_runtime(backend::Device& device, const 
 }
 
 void register_variants() {
-  const Params defaults{
-      {"hash_keys", "1"}, {"coalesced", "1"}, {"groups", "0"}, {"group_size", "128"}};
+  const Params defaults{{"hash_keys", "1"},
+                        {"coalesced", "1"},
+                        {"sort", "1"},
+                        {"groups", "0"},
+                        {"group_size", "128"}};
   struct Def {
     const char* name;
     const char* description;
@@ -332,6 +344,9 @@ void register_variants() {
       {"no-coalesce",
        "as default with each thread taking a contiguous chunk of records (mars.fig7 baseline)",
        {{"coalesced", "0"}}},
+      {"no-sort",
+       "as default without the sort (Mars' noSort): map-only apps only",
+       {{"sort", "0"}}},
   };
   for (const Def& d : defs) {
     Params p = defaults;
@@ -342,7 +357,10 @@ void register_variants() {
     v.description = d.description;
     v.backends = {backend::Kind::opencl, backend::Kind::cuda};
     v.default_params = p;
-    for (const apps::MapReduceApp* app : apps::mapreduce_apps()) v.apps.push_back(app->name());
+    for (const apps::MapReduceApp* app : apps::mapreduce_apps()) {
+      const bool map_only = !app->has_reduce() && app->jobs().empty();
+      if (p.at("sort") == "1" || map_only) v.apps.push_back(app->name());
+    }
     v.make = mapreduce::point_factory([](const PointContext& ctx) {
       if (!ctx.device) throw UsageError("mars needs a GPU backend (opencl or cuda)");
       return make_runtime(*ctx.device, options_from(ctx.params));

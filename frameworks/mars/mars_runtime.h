@@ -9,6 +9,7 @@ namespace harness::mars {
 struct Options {
   bool hash_keys = true;     // compare 32-bit key hashes first in the sort
   bool coalesced = true;     // thread t takes records t, t+T, ... (else a contiguous chunk)
+  bool sort = true;          // false: Mars' noSort, for map-only apps (output unsorted)
   std::uint32_t groups = 0;  // work-groups for map and reduce; 0 = 16 per compute unit
   std::uint32_t group_size = 128;
 };

@@ -18,6 +18,8 @@
  *    in the parameter list, LOCAL_DYNAMIC(type, name); first in the body, and
  *    the host passes backend::local_memory(bytes) at that position. Its start
  *    is 16-byte aligned on CUDA.
+ *  - math through the dialect's names (SQRT_F32, F32_BITS); code that uses double
+ *    enables cl_khr_fp64 itself (frameworks/apps/kmeans/kmeans_types.clh).
  */
 #ifndef HARNESS_DIALECT_H
 #define HARNESS_DIALECT_H
@@ -53,6 +55,8 @@ typedef long i64;
 #define ATOMIC_INC_U32(ptr) atomic_inc((ptr))
 #define ATOMIC_CAS_U32(ptr, cmp, v) atomic_cmpxchg((ptr), (cmp), (v))
 #define ATOMIC_MAX_U32(ptr, v) atomic_max((ptr), (v))
+#define SQRT_F32(x) sqrt((float)(x))
+#define F32_BITS(x) as_uint((float)(x))
 
 #elif defined(__CUDACC__)
 /* -------------------------------------------------------------------- CUDA */
@@ -92,10 +96,14 @@ typedef long long i64;
 #define ATOMIC_INC_U32(ptr) atomicAdd((ptr), 1u)
 #define ATOMIC_CAS_U32(ptr, cmp, v) atomicCAS((ptr), (cmp), (v))
 #define ATOMIC_MAX_U32(ptr, v) atomicMax((ptr), (v))
+#define SQRT_F32(x) sqrtf((float)(x))
+#define F32_BITS(x) __float_as_uint((float)(x))
 
 #else
 /* ------------------------------------------------ host C++ (CPU runtimes) */
 #define HARNESS_DIALECT_HOST 1
+#include <bit>
+#include <cmath>
 #include <cstdint>
 typedef unsigned char uchar;
 typedef std::uint32_t u32;
@@ -107,6 +115,8 @@ typedef std::int64_t i64;
 #define GLOBAL
 #define LOCAL_PTR
 #define CONSTANT_PTR const
+#define SQRT_F32(x) std::sqrt((float)(x))
+#define F32_BITS(x) std::bit_cast<u32>((float)(x))
 /* KERNEL, LOCAL_ARRAY, LOCAL_DYNAMIC, ids and barriers have no host meaning: host code calls
  * user functions directly and never compiles a KERNEL. */
 

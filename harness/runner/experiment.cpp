@@ -256,6 +256,34 @@ Experiment parse_experiment(const std::string& text, const std::string& origin) 
       throw UsageError(origin + ": reps." + preset + " must be a positive integer");
     e.reps[preset] = n.get<int>();
   }
+  if (j.contains("app_datasets")) {
+    for (const auto& [app, d] : require(j, "app_datasets", json::value_t::object, origin).items()) {
+      const std::string where = origin + ": app_datasets." + app;
+      bool used = false;
+      for (const auto& run : e.runs) {
+        used = used || std::find(run.apps.begin(), run.apps.end(), app) != run.apps.end();
+      }
+      if (!used) throw UsageError(where + ": no run runs this app");
+      if (!d.is_object()) throw UsageError(where + " must be an object");
+      AppDataset ad;
+      ad.dataset = text_field(d, "dataset", where);
+      datasets::find_generator(ad.dataset);
+      for (const auto& [preset, labels] :
+           require(d, "sizes", json::value_t::object, where).items()) {
+        if (!labels.is_array() || labels.empty())
+          throw UsageError(where + ": sizes." + preset + " must be a non-empty list");
+        for (const auto& l : labels) {
+          if (!l.is_string()) throw UsageError(where + ": sizes." + preset + " must list sizes");
+          datasets::parse_size(l.get<std::string>());
+          ad.sizes[preset].push_back(l.get<std::string>());
+        }
+      }
+      for (const char* p : {"ci", "gpu", "paper"}) {
+        if (!ad.sizes.count(p)) throw UsageError(where + ": sizes must name the preset " + p);
+      }
+      e.app_datasets[app] = std::move(ad);
+    }
+  }
   for (const char* p : {"ci", "gpu", "paper"}) {
     if (!e.sizes.count(p) || !e.reps.count(p)) {
       throw UsageError(

@@ -41,6 +41,13 @@ struct MeasurementPolicy {
   bool cold = false;
 };
 
+// An app's own dataset and sizes in an experiment over apps with different
+// inputs (mars.fig4: text for string match, matrices for MM ...).
+struct AppDataset {
+  std::string dataset;                                    // generator name
+  std::map<std::string, std::vector<std::string>> sizes;  // preset -> size labels
+};
+
 struct Experiment {
   std::string id, title, seed, claim, verdict_rule;
   nlohmann::json verdict = nlohmann::json::object();
@@ -50,6 +57,7 @@ struct Experiment {
   std::map<std::string, std::vector<std::string>> sizes;  // preset -> size labels
   std::map<std::string, int> reps;                        // preset -> repetitions
   std::uint64_t seed_value = 42;                          // dataset seed
+  std::map<std::string, AppDataset> app_datasets;         // per app, replacing dataset and sizes
   std::vector<Axis> axes;         // in name order (JSON objects are unordered)
   MeasurementPolicy measurement;  // as in the spec; min_reps comes from reps per preset
   ValidationPolicy validation;    // spec's; families default to their own kind

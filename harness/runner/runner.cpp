@@ -204,24 +204,37 @@ RunSummary run_experiment(const Experiment& e, const RunOptions& o) {
 
   RunSummary summary;
   const std::string cache = o.data_dir.empty() ? datasets::default_cache_dir() : o.data_dir;
-  for (const auto& label : e.sizes.at(o.preset)) {
-    datasets::DatasetSpec spec{e.dataset, datasets::parse_size(label), e.seed_value};
-    Stopwatch gen;
-    datasets::DatasetFile file = datasets::materialize(spec, cache);
-    std::cerr << fmt::format(" dataset {} {} ({}, {:.1f} s)\n", e.dataset, label,
-                             file.from_cache ? "cached" : "generated", gen.elapsed_ms() / 1e3);
-    Input in(std::move(file), label);
-    for (const auto& t : targets) {
-      PointSettings settings;
-      settings.policy = policy;
-      settings.validation =
-          e.validation_given ? e.validation : Registry::instance().find_app(t.app).validation;
-      settings.validation_given = e.validation_given;
-      settings.ceilings = &doc.json()["ceilings"];
-      settings.devices = &devices;
-      json p = run_point(t, in, settings);
-      count(summary, p);
-      doc.add_point(std::move(p));
+  // Inputs: the experiment's dataset for most apps, an app's own where the
+  // spec gives one (app_datasets); each group of targets runs on its sizes.
+  std::vector<std::pair<std::string, const AppDataset*>> groups = {{"", nullptr}};
+  for (const auto& [app, ad] : e.app_datasets) groups.emplace_back(app, &ad);
+  for (const auto& [group_app, ad] : groups) {
+    const std::string& dataset = ad ? ad->dataset : e.dataset;
+    const auto& sizes = ad ? ad->sizes : e.sizes;
+    auto in_group = [&](const Target& t) {
+      return ad ? t.app == group_app : e.app_datasets.count(t.app) == 0;
+    };
+    if (std::none_of(targets.begin(), targets.end(), in_group) || !sizes.count(o.preset)) continue;
+    for (const auto& label : sizes.at(o.preset)) {
+      datasets::DatasetSpec spec{dataset, datasets::parse_size(label), e.seed_value};
+      Stopwatch gen;
+      datasets::DatasetFile file = datasets::materialize(spec, cache);
+      std::cerr << fmt::format(" dataset {} {} ({}, {:.1f} s)\n", dataset, label,
+                               file.from_cache ? "cached" : "generated", gen.elapsed_ms() / 1e3);
+      Input in(std::move(file), label);
+      for (const auto& t : targets) {
+        if (!in_group(t)) continue;
+        PointSettings settings;
+        settings.policy = policy;
+        settings.validation =
+            e.validation_given ? e.validation : Registry::instance().find_app(t.app).validation;
+        settings.validation_given = e.validation_given;
+        settings.ceilings = &doc.json()["ceilings"];
+        settings.devices = &devices;
+        json p = run_point(t, in, settings);
+        count(summary, p);
+        doc.add_point(std::move(p));
+      }
     }
   }
   doc.finish();

@@ -288,6 +288,42 @@ class SkippedPointsTest(unittest.TestCase):
         self.assertIn("no warp shuffle", vs[0].detail)
 
 
+class QuorumAndLargestPhaseTest(unittest.TestCase):
+    def apps_points(self, mars_ms):
+        pts = []
+        for app, ms in zip(("a", "b", "c"), mars_ms):
+            pts.append(C.make_point("mars", "cuda", "1MiB", MiB, ms, app=app))
+            pts.append(C.make_point("cpu", "cpu", "1MiB", MiB, 10.0, app=app))
+        return pts
+
+    def test_faster_with_a_quorum_needs_more_than_that_share(self):
+        rule = dict(FASTER, quorum=0.5)
+        vs = evaluate(rule, self.apps_points([5.0, 8.0, 20.0]))
+        self.assertEqual([v.verdict for v in vs], [V.HOLDS])
+        self.assertIn("2 of 3 speedups > 1x", vs[0].detail)
+        vs = evaluate(rule, self.apps_points([5.0, 12.0, 20.0]))
+        self.assertEqual([v.verdict for v in vs], [V.DOES_NOT_HOLD])
+        self.assertEqual([v.verdict for v in evaluate(FASTER, self.apps_points([5.0, 8.0, 20.0]))],
+                         [V.DOES_NOT_HOLD])
+
+    def test_largest_phase_any_and_all(self):
+        pts = [C.make_point("mars", "cuda", "1MiB", MiB, 10.0, app="a"),
+               C.make_point("mars", "cuda", "1MiB", MiB, 10.0, app="b")]
+        for r in pts[1]["repetitions"]:  # app b: reduce is the longer phase
+            r["phases_ms"] = {"map": 1.0, "reduce": 9.0}
+        rule = {"kind": "largest_phase", "candidate": {"framework": "mars"}, "phase": "reduce"}
+        vs = evaluate(rule, pts)
+        self.assertEqual([v.verdict for v in vs], [V.HOLDS])
+        self.assertIn("b@1MiB: largest reduce", vs[0].detail)
+        self.assertEqual([v.verdict for v in evaluate(dict(rule, need="all"), pts)], [V.DOES_NOT_HOLD])
+        # excluding reduce leaves map the largest everywhere
+        self.assertEqual([v.verdict for v in evaluate(dict(rule, exclude=["reduce"]), pts)],
+                         [V.DOES_NOT_HOLD])
+        pts[0]["validation"] = {"status": "failed"}
+        pts[0]["status"] = "failed"
+        self.assertEqual([v.verdict for v in evaluate(rule, pts)], [V.DOES_NOT_HOLD])
+
+
 FRACTION = {"kind": "fraction_of_ceiling", "candidate": {"framework": "reduction"}, "rate": "dram@reduce",
             "at": "largest", "min_fraction": 0.8}
 
@@ -526,6 +562,105 @@ class SweepShapeRulesTest(unittest.TestCase):
         rule = {"kind": "drops", "candidate": {"variant": "tree"}, "x": "group_size",
                 "metric": "counter:l1_hit_rate", "min_drop": 0.5}
         self.assertEqual([v.verdict for v in evaluate_v2(rule, pts)], [V.HOLDS])
+
+
+def speedup_sweep(variant, fractions, x="groups", app="segsum", **kw):
+    """Points of `variant` along x = 2, 4, 8, ...: phase "reduce" takes
+    1 / fractions[i] time units, so a candidate's speedup over a baseline at a
+    point is its fraction over the baseline's."""
+    return [C.make_v2_point(variant, {x: str(2 << i)}, f, app=app, **kw) for i, f in enumerate(fractions)]
+
+
+GROWS = {"kind": "speedup_grows", "candidate": {"variant": "software"}, "baseline": {"variant": "system"},
+         "x": "groups", "metric": "reduce", "min_last": 1.0}
+
+
+class SpeedupRulesTest(unittest.TestCase):
+    def test_speedup_grows(self):
+        pts = speedup_sweep("software", [0.2, 0.4, 0.8]) + speedup_sweep("system", [0.4, 0.4, 0.4])
+        vs = evaluate_v2(GROWS, pts)
+        self.assertEqual([v.verdict for v in vs], [V.HOLDS])
+        self.assertIn("groups=2 0.5x, groups=4 1x, groups=8 2x", vs[0].detail)
+        # grows but stays below 1x at the largest count
+        pts = speedup_sweep("software", [0.1, 0.2, 0.3]) + speedup_sweep("system", [0.4, 0.4, 0.4])
+        vs = evaluate_v2(GROWS, pts)
+        self.assertEqual([v.verdict for v in vs], [V.DOES_NOT_HOLD])
+        self.assertIn("not above 1x", vs[0].detail)
+        # falls
+        pts = speedup_sweep("software", [0.8, 0.4, 0.6]) + speedup_sweep("system", [0.4, 0.4, 0.4])
+        self.assertEqual([v.verdict for v in evaluate_v2(GROWS, pts)], [V.DOES_NOT_HOLD])
+        # no baseline: not run
+        self.assertEqual([v.verdict for v in evaluate_v2(GROWS, speedup_sweep("software", [0.2, 0.4]))],
+                         [V.NOT_RUN])
+
+    def test_speedup_over_the_best_of_several_baselines(self):
+        rule = dict(GROWS, baseline={"variant": ["system", "wave"]})
+        pts = (speedup_sweep("software", [0.2, 0.9]) + speedup_sweep("system", [0.4, 0.4])
+               + speedup_sweep("wave", [0.1, 0.8]))
+        vs = evaluate_v2(rule, pts)  # over the faster one: 0.2/0.4 = 0.5x, then 0.9/0.8 = 1.12x
+        self.assertEqual([v.verdict for v in vs], [V.HOLDS])
+        self.assertIn("groups=2 0.5x, groups=4 1.12x", vs[0].detail)
+
+    def test_failed_point_breaks_speedup_grows(self):
+        pts = speedup_sweep("software", [0.2, 0.8]) + speedup_sweep("system", [0.4, 0.4])
+        pts[1] = C.make_v2_point("software", {"groups": "4"}, 0.8, validation="failed")
+        self.assertEqual([v.verdict for v in evaluate_v2(GROWS, pts)], [V.DOES_NOT_HOLD])
+
+    def test_mean_speedup(self):
+        rule = {"kind": "mean_speedup", "candidate": {"variant": "software"}, "baseline": {"variant": "system"},
+                "metric": "reduce", "max_mean": 1.0}
+        pts = speedup_sweep("software", [0.2, 0.4, 0.5]) + speedup_sweep("system", [0.4, 0.4, 0.4])
+        vs = evaluate_v2(rule, pts)  # 0.5, 1, 1.25: geometric mean 0.855
+        self.assertEqual([v.verdict for v in vs], [V.HOLDS])
+        self.assertIn("geometric mean speedup 0.855x over 3 pair(s)", vs[0].detail)
+        rule = dict(rule, min_mean=1.0)
+        rule.pop("max_mean")
+        self.assertEqual([v.verdict for v in evaluate_v2(rule, pts)], [V.DOES_NOT_HOLD])
+        both = dict(rule, max_mean=1.0)
+        self.assertTrue(evaluate_v2(both, pts)[0].verdict.startswith("not evaluated (bad mean_speedup"))
+
+    def test_model_error(self):
+        rule = {"kind": "model_error", "candidate": {"variant": "model"}, "predicted": "counter:speedup_predicted",
+                "measured": "counter:speedup_measured", "x": "groups", "max_median_error": 0.3}
+        pts = speedup_sweep("model", [0.5, 0.5, 0.5])
+        for p, (pred, meas) in zip(pts, [(0.5, 0.6), (1.0, 1.1), (2.0, 1.5)]):
+            p["counters"].update(speedup_predicted=pred, speedup_measured=meas)
+        vs = evaluate_v2(rule, pts)  # errors 16.7%, 9.1%, 33.3%: median 16.7%
+        self.assertEqual([v.verdict for v in vs], [V.HOLDS])
+        self.assertIn("median relative error 16.7% over 3 point(s)", vs[0].detail)
+        pts[2]["counters"].update(speedup_predicted=4.0)  # errors 16.7, 9.1, 167: median still 16.7
+        self.assertEqual([v.verdict for v in evaluate_v2(rule, pts)], [V.HOLDS])
+        pts[1]["counters"].update(speedup_predicted=3.0)  # median 167%
+        vs = evaluate_v2(rule, pts)
+        self.assertEqual([v.verdict for v in vs], [V.DOES_NOT_HOLD])
+        self.assertIn("needs < 30.0%", vs[0].detail)
+        # small errors but opposite trends
+        for p, (pred, meas) in zip(pts, [(1.0, 1.2), (1.0, 1.0), (0.9, 0.8)]):
+            p["counters"].update(speedup_predicted=pred, speedup_measured=meas)
+        pts[2]["counters"].update(speedup_predicted=1.3, speedup_measured=1.1)
+        pts[0]["counters"].update(speedup_predicted=1.0, speedup_measured=1.2)
+        vs = evaluate_v2(rule, pts)
+        self.assertEqual([v.verdict for v in vs], [V.DOES_NOT_HOLD])
+        self.assertIn("the trends differ", vs[0].detail)
+        self.assertEqual([v.verdict for v in evaluate_v2(rule, speedup_sweep("model", [0.5]))], [V.NOT_RUN])
+
+    def test_speedup_order(self):
+        rule = {"kind": "speedup_order", "candidate": {"variant": "software"}, "baseline": {"variant": "system"},
+                "metric": "reduce", "by": "counter:isa_alu_fetch"}
+        pts = []
+        for app, sw, alu in (("dot", 0.2, 3.0), ("mm", 0.5, 1.0), ("km", 0.9, 0.5)):
+            pts += speedup_sweep("software", [sw], app=app)
+            base = speedup_sweep("system", [0.4], app=app)
+            base[0]["counters"]["isa_alu_fetch"] = alu
+            pts += base
+        vs = evaluate_v2(rule, pts)
+        self.assertEqual([v.verdict for v in vs], [V.HOLDS])
+        self.assertIn("dot: counter:isa_alu_fetch 3 speedup 0.5x", vs[0].detail)
+        pts[3]["counters"]["isa_alu_fetch"] = 0.1  # mm now the most memory-bound but not the fastest
+        self.assertEqual([v.verdict for v in evaluate_v2(rule, pts)], [V.DOES_NOT_HOLD])
+        for p in pts:
+            p["counters"].pop("isa_alu_fetch", None)
+        self.assertEqual([v.verdict for v in evaluate_v2(rule, pts)], [V.NOT_RUN])
 
 
 class CeilingRatioTest(unittest.TestCase):

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""String match and inverted index end to end, as a user runs them: `harness
+"""The apps end to end, as a user runs them: `harness
 run ... --dump-output` on small generated inputs and on a file of one's own,
 on the cpu runtime and Mars on every kernel backend with a device; each dump
-checked by the independent Python scripts (scripts/stringmatch_check.py,
-scripts/invertedindex_check.py).
+checked by the independent Python scripts (scripts/<app>_check.py,
+scripts/pageview_check.py).
 
 Needs HARNESS_BIN (the binary) and HARNESS_SOURCE_DIR (the repository)."""
 import json
@@ -106,6 +106,43 @@ class DumpChecks(unittest.TestCase):
             rc, msg = check("invertedindex_check.py", pages, dump)
             self.assertEqual(rc, 0, f"{framework}/{backend}: {msg}")
             self.assertEqual(lines(dump), 1 + 40 * 3)
+
+    def test_numeric_and_weblog_apps_on_generated_data(self):
+        cases = [("matrixmult", "matrix-f32", "8KiB", []), ("similarity", "features-f32", "32KiB", []),
+                 ("kmeans", "points-f32", "64KiB", []), ("pageviewcount", "weblog", "256KiB", ["count"]),
+                 ("pageviewrank", "weblog", "256KiB", ["rank"])]
+        for framework, backend in runtimes():
+            for app, dataset, size, mode in cases:
+                dump, point = self.run_app(framework, backend, app, ["--dataset", dataset, "--size", size])
+                script = "pageview_check.py" if mode else f"{app}_check.py"
+                rc, msg = check(script, *mode, point["dataset"]["path"], dump)
+                self.assertEqual(rc, 0, f"{framework}/{backend} {app}: {msg}")
+                self.assertGreater(lines(dump), 9 if app == "pageviewrank" else 15)
+
+    def test_numeric_apps_on_numpy_files(self):
+        try:
+            import numpy as np
+        except ImportError:
+            self.skipTest("numpy is not installed")
+        rng = np.random.default_rng(5)
+        mm = os.path.join(TMP, "ab.npy")
+        with open(mm, "wb") as f:  # A (20 x 7) then B (7 x 13), negatives included
+            np.save(f, rng.uniform(0.5, 2, (20, 7)).astype(np.float32))
+            np.save(f, rng.uniform(0.5, 2, (7, 13)).astype(np.float32))
+        km = os.path.join(TMP, "points.npy")
+        np.save(km, rng.normal(0, 10, (3000, 3)).astype(np.float32))
+        for framework, backend in runtimes():
+            dump, _ = self.run_app(framework, backend, "matrixmult", ["--input", mm])
+            rc, msg = check("matrixmult_check.py", mm, dump)
+            self.assertEqual(rc, 0, f"{framework}/{backend}: {msg}")
+            self.assertEqual(lines(dump), 20 * 13)
+            dump, _ = self.run_app(framework, backend, "kmeans", ["--input", km], "--param", "k=5")
+            rc, msg = check("kmeans_check.py", km, dump, "5")
+            self.assertEqual(rc, 0, f"{framework}/{backend}: {msg}")
+            self.assertEqual(lines(dump), 5)
+        bad = harness("run", "--framework", "cpu", "--app", "kmeans", "--input", mm, "--backend", "cpu")
+        self.assertNotEqual(bad.returncode, 0, bad.stderr)
+        self.assertIn("expected one float32 .npy array", bad.stderr + bad.stdout)
 
     def test_checks_fail_on_a_wrong_dump(self):
         text = os.path.join(TMP, "wrong.txt")

@@ -11,8 +11,16 @@ namespace {
 TEST(MapReduceApps, AllRegisteredWithTheirDialectFiles) {
   std::vector<std::string> names;
   for (const MapReduceApp* app : mapreduce_apps()) names.push_back(app->name());
-  EXPECT_EQ(names, (std::vector<std::string>{"wordcount", "stringmatch", "invertedindex"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"wordcount", "stringmatch", "invertedindex", "similarity",
+                                      "matrixmult", "pageviewcount", "pageviewrank", "kmeans"}));
+  std::vector<std::string> programs;
+  for (const MapReduceApp* app : mapreduce_programs()) programs.push_back(app->name());
+  EXPECT_EQ(programs, (std::vector<std::string>{"wordcount", "stringmatch", "invertedindex",
+                                                "similarity", "matrixmult", "kmeans", "pvc_dedup",
+                                                "pvc_count", "pvr_rank"}));
   EXPECT_EQ(&find_mapreduce_app("stringmatch"), &stringmatch_app());
+  EXPECT_EQ(&find_mapreduce_app("pvc_dedup"), &pvc_dedup_job());
   EXPECT_EQ(stringmatch_app().types_file(), "frameworks/apps/stringmatch/stringmatch_types.clh");
   EXPECT_THROW(find_mapreduce_app("nope"), UsageError);
   EXPECT_EQ(wordcount_app().validation().kind, "exact");

@@ -12,8 +12,10 @@
 #include <vector>
 
 #include "datasets/dataset.h"
+#include "datasets/npy.h"
 #include "datasets/text_zipf.h"
 #include "frameworks/apps/registry.h"
+#include "frameworks/common/job_chain.h"
 #include "frameworks/common/mapreduce_runtime.h"
 
 namespace harness::testing {
@@ -109,7 +111,88 @@ inline std::vector<MapReduceCase> invertedindex_cases() {
   };
 }
 
+// A float32 .npy array of `shape` holding `values` (cycled to fill it).
+inline std::string npy(const std::vector<std::uint64_t>& shape, const std::vector<float>& values) {
+  std::uint64_t n = 1;
+  for (std::uint64_t d : shape) n *= d;
+  std::string out = datasets::npy_header(shape);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const float v = values.empty() ? 0.0f : values[i % values.size()];
+    out.append(reinterpret_cast<const char*>(&v), 4);
+  }
+  return out;
+}
+
+inline std::vector<MapReduceCase> matrixmult_cases() {
+  return {
+      {"empty", "", {}},
+      {"one_cell", npy({1, 1}, {3}) + npy({1, 1}, {-2}), {}},
+      {"rectangular", npy({3, 2}, {1, 2, 3, 4, 5, 6}) + npy({2, 4}, {1, 0, -1, 2, 0.5f, 1}), {}},
+      {"inner_dimension_zero", npy({3, 0}, {}) + npy({0, 4}, {}), {}},
+      {"stacked_square", npy({2, 5, 5}, {0.25f, 1, 2, 0.5f, 3, 7, 0.125f}), {}},
+      {"all_values_equal", npy({2, 17, 17}, {1}), {}},
+      {"generated_48", generated("matrix-f32", 8 * 48 * 48, 3), {}},
+  };
+}
+
+inline std::vector<MapReduceCase> similarity_cases() {
+  return {
+      {"empty", "", {}},
+      {"one_document", npy({1, 8}, {1, 2, 3}), {}},
+      {"two_documents", npy({2, 3}, {1, 0, 0, 1, 1, 0}), {}},
+      {"zero_vector", npy({3, 4}, {0, 0, 0, 0, 1, 2, 3, 4, 4, 3, 2, 1}), {}},
+      {"all_keys_equal", npy({40, 16}, {0.5f}), {}},
+      {"generated_150_docs", generated("features-f32", 150 * 512, 3), {}},
+  };
+}
+
+inline std::vector<MapReduceCase> kmeans_cases() {
+  std::vector<float> spread;
+  for (int i = 0; i < 64 * 3; ++i) spread.push_back(static_cast<float>((i * 37) % 101));
+  return {
+      {"empty", "", {}},
+      {"one_point", npy({1, 2}, {1.5f, -2}), {{"k", "1"}}},
+      {"all_points_equal", npy({500, 3}, {7}), {{"k", "4"}}},
+      {"every_point_a_centroid", npy({64, 3}, spread), {{"k", "64"}}},
+      {"eight_dimensions", npy({300, 8}, spread), {{"k", "5"}}},
+      {"generated_6000_points", generated("points-f32", 6000 * 16, 3), {}},
+  };
+}
+
+inline std::vector<MapReduceCase> weblog_cases() {
+  std::string distinct, equal;
+  for (int i = 0; i < 3000; ++i) {
+    distinct += "http://h/p" + std::to_string(i % 700) + "\t10.0.0." + std::to_string(i % 250) +
+                "\tc" + std::to_string(i) + "\n";
+  }
+  for (int i = 0; i < 3000; ++i) equal += "http://h/index.html\t1.2.3.4\tcookie\n";
+  return {
+      {"empty", "", {}},
+      {"one_record", "http://a/x.html\t1.2.3.4\tc1", {}},
+      {"no_page_views", "no tabs here\n\n\tempty url\t1.1.1.1\n\r\n", {}},
+      {"syntax",
+       "u\t1.2.3.4\tc\r\nu\t1.2.3.4\tc\nu\t256.1.1.1\tc\nu\tnot-an-ip\nv\t\n"
+       "u\t1.2.3.4\tc\t\n w\t1.2.3\tc\n",
+       {}},
+      {"all_entries_equal", equal, {}},
+      {"all_entries_distinct", distinct, {}},
+      {"giant_key",
+       std::string(70000, 'u') + "\t9.9.9.9\tc\n" + std::string(70000, 'u') + "\t9.9.9.9\td\n",
+       {}},
+      {"weblog_300KB", generated("weblog", 300000, 3), {}},
+  };
+}
+
 inline std::vector<MapReduceCase> mapreduce_cases(const std::string& app) {
+  if (app == "matrixmult") return matrixmult_cases();
+  if (app == "similarity") return similarity_cases();
+  if (app == "kmeans") return kmeans_cases();
+  if (app == "pageviewcount") return weblog_cases();
+  if (app == "pageviewrank") {
+    auto cases = weblog_cases();
+    cases.push_back({"top_3", generated("weblog", 100000, 5), {{"top", "3"}}});
+    return cases;
+  }
   if (app == "wordcount") return wordcount_cases();
   if (app == "stringmatch") return stringmatch_cases();
   if (app == "invertedindex") return invertedindex_cases();
@@ -117,25 +200,35 @@ inline std::vector<MapReduceCase> mapreduce_cases(const std::string& app) {
   return {};
 }
 
-// Runs `runtime` on every case of `app` (twice: the second run reuses what the
-// first allocated) and checks each output with the app's validation kind.
-inline void expect_reference(mapreduce::Runtime& runtime, const apps::MapReduceApp& app,
+// Builds the runtime of one job (the app itself for a one-job app).
+using JobRuntimes = std::function<std::unique_ptr<mapreduce::Runtime>(const std::string& job)>;
+
+// Runs the app (each job on a runtime from `make`) on every case (twice: the
+// second run reuses what the first allocated) and checks each output with the
+// app's validation policy, and its canonical order where the comparison is
+// exact.
+inline void expect_reference(const JobRuntimes& make, const apps::MapReduceApp& app,
                              const std::string& label) {
-  runtime.prepare(app);
+  mapreduce::JobChain chain(app, make);
+  chain.prepare();
+  const ValidationPolicy policy = app.validation();
   for (const MapReduceCase& c : mapreduce_cases(app.name())) {
     const auto* data = reinterpret_cast<const std::uint8_t*>(c.text.data());
     const apps::Params params = app.resolve_params(c.params);
     apps::KeyValueList expected = app.reference(params, data, c.text.size());
     apps::sort_output(app, expected);
-    runtime.set_app_params(params);
+    chain.set_app_params(params);
     for (int rep = 0; rep < 2; ++rep) {
-      mapreduce::RunResult r = runtime.run(app, data, c.text.size());
-      const std::string diff = app.validation().kind == "set"
-                                   ? apps::compare_output_sets(app, expected, r.output)
-                                   : apps::compare_outputs(app, expected, r.output);
-      EXPECT_EQ(diff, "") << label << ", " << app.name() << " on " << c.name << ", run " << rep;
-      EXPECT_EQ(r.output, expected)
-          << "canonical order: " << label << ", " << app.name() << " on " << c.name;
+      mapreduce::RunResult r = chain.run(data, c.text.size());
+      EXPECT_EQ(apps::compare_by_policy(app, expected, r.output, policy), "")
+          << label << ", " << app.name() << " on " << c.name << ", run " << rep;
+      if (policy.kind != "tolerance") {
+        EXPECT_EQ(r.output, expected)
+            << "canonical order: " << label << ", " << app.name() << " on " << c.name;
+      } else {
+        EXPECT_EQ(r.output.size(), expected.size())
+            << label << ", " << app.name() << " on " << c.name;
+      }
       EXPECT_GT(r.measurement.total_ms, 0.0);
     }
   }

@@ -91,7 +91,7 @@ TEST(MapReducePoint, AMissingMatchFailsSetAndExactValidation) {
 
 TEST(MapReducePoint, BadParametersAndKindsAreUsageErrors) {
   EXPECT_THROW(point("stringmatch", {{"pattern", ""}}, "set"), UsageError);
-  EXPECT_THROW(point("stringmatch", {}, "tolerance"), UsageError);
+  EXPECT_THROW(point("stringmatch", {}, "sanity"), UsageError);
   EXPECT_THROW(point("nope", {}, "exact"), UsageError);
 }
 

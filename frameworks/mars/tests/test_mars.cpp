@@ -7,6 +7,7 @@
 #include "frameworks/common/tests/device_fixture.h"
 #include "frameworks/common/tests/mapreduce_inputs.h"
 #include "frameworks/mars/mars_runtime.h"
+#include "harness/core/errors.h"
 
 namespace harness::testing {
 namespace {
@@ -29,18 +30,22 @@ class MarsTest : public ::testing::TestWithParam<std::tuple<backend::Kind, std::
   const apps::MapReduceApp& app() const {
     return apps::find_mapreduce_app(std::get<1>(GetParam()));
   }
+  // One Mars runtime per job of the app.
+  JobRuntimes runtimes(const mars::Options& o) {
+    return [this, o](const std::string&) { return mars::make_runtime(*device_, o); };
+  }
   std::unique_ptr<backend::Device> device_;
 };
 
 TEST_P(MarsTest, DefaultVariantMatchesReference) {
   mars::Options o;
-  expect_reference(*mars::make_runtime(*device_, o), app(), "default");
+  expect_reference(runtimes(o), app(), "default");
 }
 
 TEST_P(MarsTest, ByteCompareSortMatchesReference) {
   mars::Options o;
   o.hash_keys = false;
-  expect_reference(*mars::make_runtime(*device_, o), app(), "sort");
+  expect_reference(runtimes(o), app(), "sort");
 }
 
 TEST_P(MarsTest, ChunkedTasksAndOddShapesMatchReference) {
@@ -48,7 +53,7 @@ TEST_P(MarsTest, ChunkedTasksAndOddShapesMatchReference) {
   o.coalesced = false;
   o.groups = 3;
   o.group_size = 32;
-  expect_reference(*mars::make_runtime(*device_, o), app(), "no-coalesce, 3x32");
+  expect_reference(runtimes(o), app(), "no-coalesce, 3x32");
 }
 
 std::string test_name(const ::testing::TestParamInfo<std::tuple<backend::Kind, std::string>>& i) {
@@ -57,11 +62,12 @@ std::string test_name(const ::testing::TestParamInfo<std::tuple<backend::Kind, s
 
 // A build without OpenCL or CUDA has no kernel backend to test.
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(MarsTest);
-INSTANTIATE_TEST_SUITE_P(BackendsAndApps, MarsTest,
-                         ::testing::Combine(::testing::ValuesIn(kernel_backends()),
-                                            ::testing::Values("wordcount", "stringmatch",
-                                                              "invertedindex")),
-                         test_name);
+INSTANTIATE_TEST_SUITE_P(
+    BackendsAndApps, MarsTest,
+    ::testing::Combine(::testing::ValuesIn(kernel_backends()),
+                       ::testing::Values("wordcount", "stringmatch", "invertedindex", "similarity",
+                                         "matrixmult", "pageviewcount", "pageviewrank", "kmeans")),
+    test_name);
 
 using MarsPhases = DeviceTest;
 
@@ -114,6 +120,26 @@ TEST_P(MarsPhases, NoReducePathOutputsTheSortedIntermediatePairs) {
   r = runtime->run(app, reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
   ASSERT_EQ(r.output.size(), 1u);
   EXPECT_EQ(r.output[0].first, "baab");
+}
+
+// Mars' noSort: map-only apps skip the sort and give the same pairs; apps
+// with a reduce need it and are refused before anything runs.
+TEST_P(MarsPhases, NoSortSkipsTheSortForMapOnlyAppsAndRefusesReduceApps) {
+  mars::Options o;
+  o.sort = false;
+  for (const char* name : {"stringmatch", "matrixmult"}) {
+    const apps::MapReduceApp& app = apps::find_mapreduce_app(name);
+    expect_reference([&](const std::string&) { return mars::make_runtime(*device_, o); }, app,
+                     "no-sort");
+  }
+  auto runtime = mars::make_runtime(*device_, o);
+  runtime->prepare(apps::stringmatch_app());
+  const std::string text = "aaaa\naaa\n";
+  mapreduce::RunResult r = runtime->run(
+      apps::stringmatch_app(), reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+  EXPECT_EQ(phase_names(r),
+            (std::vector<std::string>{"preprocess", "copy_in", "map_count", "map", "copy_out"}));
+  EXPECT_THROW(mars::make_runtime(*device_, o)->prepare(apps::wordcount_app()), UsageError);
 }
 
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(MarsPhases);

@@ -1,0 +1,122 @@
+#include "frameworks/streamgraph/benchmarks/source_sink.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace harness::streamgraph {
+
+namespace {
+
+std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// Gathers popped items into blocks and compares each with its reference.
+template <class T, class Expected>
+class BlockChecker {
+ public:
+  BlockChecker(std::size_t block_items,
+               std::function<std::vector<Expected>(std::uint64_t)> reference, Tolerance tolerance,
+               std::shared_ptr<SinkReport> report)
+      : block_items_(block_items),
+        reference_(std::move(reference)),
+        tolerance_(tolerance),
+        report_(std::move(report)) {
+    got_.reserve(block_items_);
+  }
+
+  void take(T item) {
+    got_.push_back(item);
+    if (got_.size() < block_items_) return;
+    const std::vector<Expected> expected = reference_(block_);
+    for (std::size_t i = 0; i < block_items_; ++i) {
+      ++report_->items_checked;
+      const bool ok = i < expected.size() && matches(got_[i], expected[i]);
+      if (!ok) {
+        if (report_->mismatches++ == 0) {
+          std::ostringstream msg;
+          msg.precision(9);
+          msg << "item " << i << " of block " << block_ << " is " << +got_[i] << ", expected ";
+          if (i < expected.size()) {
+            msg << +expected[i];
+          } else {
+            msg << "nothing (reference block has " << expected.size() << " items)";
+          }
+          report_->first_mismatch = msg.str();
+        }
+      }
+    }
+    got_.clear();
+    ++block_;
+  }
+
+ private:
+  bool matches(T got, Expected want) const {
+    if constexpr (std::is_same_v<T, float>) {
+      if (!std::isfinite(got)) return false;
+      return std::fabs(static_cast<double>(got) - want) <=
+             tolerance_.abs + tolerance_.rel * std::fabs(want);
+    } else {
+      return got == want;
+    }
+  }
+
+  std::size_t block_items_;
+  std::function<std::vector<Expected>(std::uint64_t)> reference_;
+  Tolerance tolerance_;
+  std::shared_ptr<SinkReport> report_;
+  std::vector<T> got_;
+  std::uint64_t block_ = 0;
+};
+
+}  // namespace
+
+float input_f32(std::uint64_t seed, std::uint64_t k) {
+  // 24 random bits: exact in float.
+  const auto bits = static_cast<std::uint32_t>(splitmix64(seed * 0x100000001b3ull ^ k) >> 40);
+  return static_cast<float>(bits) / 8388608.0f - 1.0f;
+}
+
+std::uint32_t input_u32(std::uint64_t seed, std::uint64_t k) {
+  return static_cast<std::uint32_t>(splitmix64(seed * 0x100000001b3ull ^ k) >> 32);
+}
+
+FilterSpec source_f32(std::uint64_t seed) {
+  return stateful_filter<float>("source", 0, 0, 1,
+                                [seed, k = std::uint64_t{0}](const float*, float* out) mutable {
+                                  out[0] = input_f32(seed, k++);
+                                });
+}
+
+FilterSpec source_u32(std::uint64_t seed) {
+  return stateful_filter<std::uint32_t>(
+      "source", 0, 0, 1,
+      [seed, k = std::uint64_t{0}](const std::uint32_t*, std::uint32_t* out) mutable {
+        out[0] = input_u32(seed, k++);
+      });
+}
+
+FilterSpec checking_sink_f32(std::size_t block_items,
+                             std::function<std::vector<double>(std::uint64_t block)> reference,
+                             Tolerance tolerance, std::shared_ptr<SinkReport> report) {
+  auto checker = std::make_shared<BlockChecker<float, double>>(block_items, std::move(reference),
+                                                               tolerance, std::move(report));
+  return stateful_filter<float>("sink", 1, 1, 0,
+                                [checker](const float* in, float*) { checker->take(in[0]); });
+}
+
+FilterSpec checking_sink_u32(
+    std::size_t block_items,
+    std::function<std::vector<std::uint32_t>(std::uint64_t block)> reference,
+    std::shared_ptr<SinkReport> report) {
+  auto checker = std::make_shared<BlockChecker<std::uint32_t, std::uint32_t>>(
+      block_items, std::move(reference), Tolerance{}, std::move(report));
+  return stateful_filter<std::uint32_t>(
+      "sink", 1, 1, 0,
+      [checker](const std::uint32_t* in, std::uint32_t*) { checker->take(in[0]); });
+}
+
+}  // namespace harness::streamgraph
