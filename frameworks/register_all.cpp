@@ -4,6 +4,7 @@
 #include "frameworks/mars/mars_runtime.h"
 #include "frameworks/reduction/reduction.h"
 #include "harness/core/registry.h"
+#include "micro/atomics/atomics.h"
 #include "micro/memory/memory.h"
 
 namespace harness {
@@ -21,6 +22,7 @@ void register_all() {
   mars::register_variants();
   reduction::register_family();
   memory::register_family();
+  atomics::register_family();
 }
 
 }  // namespace harness

@@ -7,23 +7,25 @@
 
 #include "harness/backend/backend.h"
 #include "harness/core/registry.h"
+#include "micro/common/params.h"
 #include "micro/memory/memory.h"
 
 namespace harness::memory {
 
-// A parameter as an unsigned integer; UsageError naming it otherwise.
-std::uint32_t param_u32(const Params& params, const std::string& name);
-// A byte count: "0" (auto), a plain number or a size such as "16MiB".
-std::uint64_t param_bytes(const Params& params, const std::string& name);
-// The work-groups of a point: the `groups` parameter, 0 meaning one per compute unit.
-std::uint32_t resolve_groups(const backend::DeviceInfo& info, std::uint32_t groups);
-// "" when `group_size` can run on the device, else why not (for skip()).
-std::string group_size_problem(const backend::DeviceInfo& info, std::uint32_t group_size);
-// A launch that covers `items` with a grid-stride loop (fills): groups of up
-// to 256 work-items, at most 4096 groups.
-backend::LaunchShape fill_shape(const backend::DeviceInfo& info, std::uint64_t items);
-// The device of a point; UsageError for the cpu backend.
-backend::Device& point_device(const PointContext& ctx, const std::string& variant);
+// Parameter helpers shared with the other micro families (micro/common/params.h),
+// with this family's name in their messages.
+inline std::uint32_t param_u32(const Params& params, const std::string& name) {
+  return micro::param_u32(params, name, "memory");
+}
+inline std::uint64_t param_bytes(const Params& params, const std::string& name) {
+  return micro::param_bytes(params, name, "memory");
+}
+inline backend::Device& point_device(const PointContext& ctx, const std::string& variant) {
+  return micro::point_device(ctx, "memory", variant);
+}
+using micro::fill_shape;
+using micro::group_size_problem;
+using micro::resolve_groups;
 
 // The portable program (kernels/*.cl, OpenCL and CUDA) and the CUDA-only one
 // (kernels/scan_cache_ops.cuh; ProgramSource::cuda null without CUDA).

@@ -1,5 +1,5 @@
-// KernelPoint (what every memory point shares), the sizes "0" stands for, and
-// parameter helpers.
+// KernelPoint (what every memory point shares) and the sizes "0" stands for
+// (the parameter helpers are in micro/common/params.cpp).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -13,55 +13,6 @@
 #include "micro/memory/internal.h"
 
 namespace harness::memory {
-
-std::uint32_t param_u32(const Params& params, const std::string& name) {
-  auto it = params.find(name);
-  if (it == params.end()) throw UsageError(fmt::format("memory: missing parameter '{}'", name));
-  const std::string& text = it->second;
-  std::uint64_t v = 0;
-  bool ok = !text.empty() && text.size() <= 10;
-  for (char c : text) {
-    ok = ok && c >= '0' && c <= '9';
-    if (ok) v = v * 10 + static_cast<std::uint64_t>(c - '0');
-  }
-  if (!ok || v > 0xffffffffu)
-    throw UsageError(fmt::format(
-        "memory: parameter '{}' must be an unsigned 32-bit number, not '{}'", name, text));
-  return static_cast<std::uint32_t>(v);
-}
-
-std::uint64_t param_bytes(const Params& params, const std::string& name) {
-  auto it = params.find(name);
-  if (it == params.end()) throw UsageError(fmt::format("memory: missing parameter '{}'", name));
-  return datasets::parse_size(it->second);
-}
-
-std::uint32_t resolve_groups(const backend::DeviceInfo& info, std::uint32_t groups) {
-  return groups ? groups : static_cast<std::uint32_t>(std::max(1, info.compute_units));
-}
-
-std::string group_size_problem(const backend::DeviceInfo& info, std::uint32_t group_size) {
-  if (group_size == 0) throw UsageError("memory: group_size must be at least 1");
-  if (info.max_work_group_size > 0 &&
-      group_size > static_cast<std::uint32_t>(info.max_work_group_size))
-    return fmt::format("{} allows at most {} work-items per group", info.name,
-                       info.max_work_group_size);
-  return "";
-}
-
-backend::LaunchShape fill_shape(const backend::DeviceInfo& info, std::uint64_t items) {
-  const std::uint32_t group =
-      info.max_work_group_size > 0
-          ? std::min<std::uint32_t>(256, static_cast<std::uint32_t>(info.max_work_group_size))
-          : 256;
-  const std::uint64_t groups = std::clamp<std::uint64_t>((items + group - 1) / group, 1, 4096);
-  return {static_cast<std::uint32_t>(groups), group};
-}
-
-backend::Device& point_device(const PointContext& ctx, const std::string& variant) {
-  if (!ctx.device) throw UsageError("memory/" + variant + " needs a GPU backend (opencl or cuda)");
-  return *ctx.device;
-}
 
 AutoSizes auto_sizes(const backend::DeviceInfo& info) {
   AutoSizes s{};

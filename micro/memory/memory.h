@@ -12,6 +12,7 @@
 
 #include "harness/backend/backend.h"
 #include "harness/core/registry.h"
+#include "micro/common/params.h"
 
 namespace harness::memory {
 
@@ -34,10 +35,9 @@ std::uint64_t floor_sum(std::uint64_t n, std::uint64_t m, std::uint64_t a, std::
 std::uint32_t walk_sum(std::uint64_t start, std::uint64_t stride, std::uint64_t modulus,
                        std::uint64_t n);
 
-// Exact comparison of per-work-item checksums: "" when equal, else the count of
-// differences and the first three (index, expected, got).
-std::string compare_checksums(const std::vector<std::uint32_t>& expected,
-                              const std::vector<std::uint32_t>& got);
+// Exact comparison of per-work-item checksums (micro/common/params.h): "" when
+// equal, else the count of differences and the first three.
+using micro::compare_checksums;
 
 // ---- points (memory_points.cpp)
 

@@ -40,21 +40,4 @@ std::uint32_t walk_sum(std::uint64_t start, std::uint64_t stride, std::uint64_t 
   return static_cast<std::uint32_t>(unmodded - modulus * wraps);
 }
 
-std::string compare_checksums(const std::vector<std::uint32_t>& expected,
-                              const std::vector<std::uint32_t>& got) {
-  if (expected.size() != got.size())
-    return fmt::format("{} checksums, expected {}", got.size(), expected.size());
-  std::size_t wrong = 0;
-  std::string first;
-  for (std::size_t i = 0; i < expected.size(); ++i) {
-    if (expected[i] == got[i]) continue;
-    if (++wrong <= 3)
-      first +=
-          fmt::format("{}[{}] expected {} got {}", wrong > 1 ? "; " : "", i, expected[i], got[i]);
-  }
-  if (wrong == 0) return "";
-  return fmt::format("{} of {} work-item checksums differ from the closed form: {}", wrong,
-                     expected.size(), first);
-}
-
 }  // namespace harness::memory

@@ -1,0 +1,122 @@
+// The family's apps and variants (harness list shows them).
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "micro/atomics/internal.h"
+
+namespace harness::atomics {
+namespace {
+
+void add_app(const char* name, const char* description, Params params,
+             const char* dataset = "uniform-f32") {
+  AppInfo app;
+  app.name = name;
+  app.kind = "micro";
+  app.description = description;
+  // Every buffer but keyword-match's text is generated in prepare(); a tiny
+  // uniform-f32 file stands in for the runner's dataset.
+  app.default_dataset = dataset;
+  app.validation = {"exact", 0, 0};
+  app.params = std::move(params);
+  Registry::instance().add_app(std::move(app));
+}
+
+void add_variant(const std::string& name, const std::string& description,
+                 std::vector<std::string> apps, Params params,
+                 std::function<std::unique_ptr<PointRunner>(const PointContext&)> make) {
+  VariantInfo v;
+  v.framework = "atomics";
+  v.name = name;
+  v.description = description;
+  v.backends = {backend::Kind::opencl, backend::Kind::cuda};
+  v.default_params = std::move(params);
+  v.apps = std::move(apps);
+  v.make = std::move(make);
+  v.skip = [name](const PointContext& ctx) { return skip_point(ctx, name); };
+  Registry::instance().add_variant(std::move(v));
+}
+
+}  // namespace
+
+std::string skip_point(const PointContext& ctx, const std::string& variant) {
+  (void)variant;
+  if (!ctx.device) return "";  // make() names the problem
+  return point_shape(ctx).skip;
+}
+
+void register_family() {
+  static bool done = false;
+  if (done) return;
+  done = true;
+  add_app("path-copy", "copy of u32 words, with or without an atomic in the kernel (figure 1)",
+          {{"elements", "0"}});
+  add_app("path-fig3",
+          "figure 3: an atomic add to a global word, then the word written to an "
+          "array (figure 4)",
+          {});
+  add_app("atomic-add", "every work-item adds to a shared variable, nothing else (figure 8)",
+          {{"vars", "1"}, {"skip_every", "0"}});
+  add_app("atomic-add-mem",
+          "every work-item adds to a shared variable and stores the old value (figure 9)",
+          {{"vars", "1"}, {"skip_every", "0"}});
+  add_app("scalar-product", "x . y, each product added atomically to the result (figure 12)",
+          {{"per_thread", "1"}});
+  add_app("mm-map",
+          "MapReduce matrix multiplication's map: one record per output element "
+          "(figure 10)",
+          {{"n", "64"}});
+  add_app("kmeans-map", "MapReduce KMeans' map: each point emits its nearest centroid (figure 11)",
+          {{"points", "4096"}, {"clusters", "16"}});
+  add_app("keyword-match",
+          "string match: every occurrence of a keyword takes an output slot (figure 13)",
+          {{"query", "q1"}}, "text-zipf");
+
+  const Params launch = {{"group_size", "256"}, {"groups", "0"}, {"wave", "0"}};
+  const Params sweep = {{"group_size", "256"}, {"groups", "8"}, {"wave", "0"}};
+  const auto path = [](const std::string& name) {
+    return [name](const PointContext& c) { return make_path(c, name); };
+  };
+  add_variant("copy-plain", "copy, no atomic in the kernel", {"path-copy"}, launch,
+              path("copy-plain"));
+  add_variant("copy-never", "copy with an atomic add that is never executed", {"path-copy"}, launch,
+              path("copy-never"));
+  add_variant("copy-thread", "copy with an atomic add per element", {"path-copy"}, launch,
+              path("copy-thread"));
+  add_variant("copy-wave", "copy with one atomic add per wavefront per step", {"path-copy"}, launch,
+              path("copy-wave"));
+  add_variant("fig3-atomic", "figure 3's kernel, the atomic only", {"path-fig3"}, sweep,
+              path("fig3-atomic"));
+  add_variant("fig3-memory", "figure 3's kernel, the memory transaction only", {"path-fig3"}, sweep,
+              path("fig3-memory"));
+  add_variant("fig3-both", "figure 3's kernel, both", {"path-fig3"}, sweep, path("fig3-both"));
+  add_variant("fig3-ideal",
+              "the atomic-only and memory-only kernels back to back (the paper's 'ideal')",
+              {"path-fig3"}, sweep, path("fig3-ideal"));
+
+  const std::vector<std::string> all_apps = {"atomic-add", "atomic-add-mem", "scalar-product",
+                                             "mm-map",     "kmeans-map",     "keyword-match"};
+  const auto runner = [](const std::string& name) {
+    return [name](const PointContext& c) {
+      if (c.app == "atomic-add" || c.app == "atomic-add-mem") return make_add(c, name);
+      return make_app(c, name);
+    };
+  };
+  add_variant("system", "the device's atomic add, per work-item", all_apps, sweep,
+              runner("system"));
+  add_variant("wave", "the device's atomic add, once per wavefront (MapReduce map phases)",
+              {"mm-map", "kmeans-map"}, sweep, runner("wave"));
+  add_variant("software",
+              "the paper's software atomic add: wavefront sums, a coordinator work-group", all_apps,
+              sweep, runner("software"));
+  Params model = sweep;
+  model["curve"] = "measured";
+  add_variant("model",
+              "system and software atomic add timed together, with the speedup the model "
+              "predicts from t_fast, t_comp and t_local measured on the device",
+              {"atomic-add"}, model, [](const PointContext& c) { return make_add(c, "model"); });
+}
+
+}  // namespace harness::atomics

@@ -1,0 +1,82 @@
+// Parameter helpers and checksum comparison shared by the micro families.
+#include "micro/common/params.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "datasets/dataset.h"
+#include "harness/core/errors.h"
+
+namespace harness::micro {
+
+std::uint32_t param_u32(const Params& params, const std::string& name, const std::string& family) {
+  auto it = params.find(name);
+  if (it == params.end()) throw UsageError(fmt::format("{}: missing parameter '{}'", family, name));
+  const std::string& text = it->second;
+  std::uint64_t v = 0;
+  bool ok = !text.empty() && text.size() <= 10;
+  for (char c : text) {
+    ok = ok && c >= '0' && c <= '9';
+    if (ok) v = v * 10 + static_cast<std::uint64_t>(c - '0');
+  }
+  if (!ok || v > 0xffffffffu)
+    throw UsageError(fmt::format("{}: parameter '{}' must be an unsigned 32-bit number, not '{}'",
+                                 family, name, text));
+  return static_cast<std::uint32_t>(v);
+}
+
+std::uint64_t param_bytes(const Params& params, const std::string& name,
+                          const std::string& family) {
+  auto it = params.find(name);
+  if (it == params.end()) throw UsageError(fmt::format("{}: missing parameter '{}'", family, name));
+  return datasets::parse_size(it->second);
+}
+
+std::uint32_t resolve_groups(const backend::DeviceInfo& info, std::uint32_t groups) {
+  return groups ? groups : static_cast<std::uint32_t>(std::max(1, info.compute_units));
+}
+
+std::string group_size_problem(const backend::DeviceInfo& info, std::uint32_t group_size) {
+  if (group_size == 0) throw UsageError("group_size must be at least 1");
+  if (info.max_work_group_size > 0 &&
+      group_size > static_cast<std::uint32_t>(info.max_work_group_size))
+    return fmt::format("{} allows at most {} work-items per group", info.name,
+                       info.max_work_group_size);
+  return "";
+}
+
+backend::LaunchShape fill_shape(const backend::DeviceInfo& info, std::uint64_t items) {
+  const std::uint32_t group =
+      info.max_work_group_size > 0
+          ? std::min<std::uint32_t>(256, static_cast<std::uint32_t>(info.max_work_group_size))
+          : 256;
+  const std::uint64_t groups = std::clamp<std::uint64_t>((items + group - 1) / group, 1, 4096);
+  return {static_cast<std::uint32_t>(groups), group};
+}
+
+backend::Device& point_device(const PointContext& ctx, const std::string& family,
+                              const std::string& variant) {
+  if (!ctx.device)
+    throw UsageError(family + "/" + variant + " needs a GPU backend (opencl or cuda)");
+  return *ctx.device;
+}
+
+std::string compare_checksums(const std::vector<std::uint32_t>& expected,
+                              const std::vector<std::uint32_t>& got) {
+  if (expected.size() != got.size())
+    return fmt::format("{} checksums, expected {}", got.size(), expected.size());
+  std::size_t wrong = 0;
+  std::string first;
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    if (expected[i] == got[i]) continue;
+    if (++wrong <= 3)
+      first +=
+          fmt::format("{}[{}] expected {} got {}", wrong > 1 ? "; " : "", i, expected[i], got[i]);
+  }
+  if (wrong == 0) return "";
+  return fmt::format("{} of {} work-item checksums differ from the closed form: {}", wrong,
+                     expected.size(), first);
+}
+
+}  // namespace harness::micro

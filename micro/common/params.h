@@ -1,0 +1,37 @@
+// Pieces every microbenchmark family shares (micro/memory, micro/atomics):
+// parameter parsing, work-group checks, fill launches and exact checksum
+// comparison.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "harness/backend/backend.h"
+#include "harness/core/registry.h"
+
+namespace harness::micro {
+
+// A parameter as an unsigned integer; UsageError naming it (and `family`) otherwise.
+std::uint32_t param_u32(const Params& params, const std::string& name,
+                        const std::string& family = "micro");
+// A byte count: "0" (auto), a plain number or a size such as "16MiB".
+std::uint64_t param_bytes(const Params& params, const std::string& name,
+                          const std::string& family = "micro");
+// The work-groups of a point: the `groups` parameter, 0 meaning one per compute unit.
+std::uint32_t resolve_groups(const backend::DeviceInfo& info, std::uint32_t groups);
+// "" when `group_size` can run on the device, else why not (for skip()).
+std::string group_size_problem(const backend::DeviceInfo& info, std::uint32_t group_size);
+// A launch that covers `items` with a grid-stride loop (fills): groups of up
+// to 256 work-items, at most 4096 groups.
+backend::LaunchShape fill_shape(const backend::DeviceInfo& info, std::uint64_t items);
+// The device of a point; UsageError naming family/variant for the cpu backend.
+backend::Device& point_device(const PointContext& ctx, const std::string& family,
+                              const std::string& variant);
+
+// Exact comparison of per-work-item checksums: "" when equal, else the count of
+// differences and the first three (index, expected, got).
+std::string compare_checksums(const std::vector<std::uint32_t>& expected,
+                              const std::vector<std::uint32_t>& got);
+
+}  // namespace harness::micro
