@@ -21,9 +21,10 @@ class JobChain {
 
   void set_app_params(const apps::Params& params);
   void prepare();  // untimed: each job's runtime prepares its job
-  // The jobs in order with the host steps between them. Phases of the same name
-  // add up across jobs (map, sort, reduce ... of the whole app); the host steps
-  // between jobs are the phase "chain". Counters add up; work accumulates.
+  // The jobs in order with the host steps between them. total_ms is the jobs'
+  // own total_ms plus the host steps; phases of the same name add up across
+  // jobs (map, sort, reduce ... of the whole app); the host steps between jobs
+  // are the phase "chain". Counters add up; work accumulates.
   RunResult run(const std::uint8_t* input, std::size_t size);
 
   const apps::MapReduceApp& app() const { return app_; }
