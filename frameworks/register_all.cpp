@@ -2,6 +2,7 @@
 #include "frameworks/apps/registry.h"
 #include "frameworks/cpu/cpu_runtime.h"
 #include "frameworks/mars/mars_runtime.h"
+#include "frameworks/mars/strlib/strlib.h"
 #include "frameworks/reduction/reduction.h"
 #include "harness/core/registry.h"
 #include "micro/atomics/atomics.h"
@@ -20,6 +21,7 @@ void register_all() {
   }
   cpu::register_variants();
   mars::register_variants();
+  mars::strlib::register_family();
   reduction::register_family();
   memory::register_family();
   atomics::register_family();
