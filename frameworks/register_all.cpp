@@ -4,6 +4,7 @@
 #include "frameworks/mars/mars_runtime.h"
 #include "frameworks/mars/strlib/strlib.h"
 #include "frameworks/reduction/reduction.h"
+#include "frameworks/streamgraph/family.h"
 #include "harness/core/registry.h"
 #include "micro/atomics/atomics.h"
 #include "micro/memory/memory.h"
@@ -23,6 +24,7 @@ void register_all() {
   mars::register_variants();
   mars::strlib::register_family();
   reduction::register_family();
+  streamgraph::register_family();
   memory::register_family();
   atomics::register_family();
 }

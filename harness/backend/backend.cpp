@@ -25,6 +25,14 @@ const char* kind_name(Kind kind) {
   return "?";
 }
 
+bool cuda_runtime_compilation() {
+#if defined(HARNESS_HAVE_CUDA) && defined(HARNESS_HAVE_NVRTC)
+  return true;
+#else
+  return false;
+#endif
+}
+
 std::vector<Kind> compiled_kinds() {
   std::vector<Kind> kinds{Kind::cpu};
 #ifdef HARNESS_HAVE_OPENCL

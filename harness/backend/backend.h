@@ -189,7 +189,16 @@ struct ProgramSource {
   std::string opencl_text;                // appended after the files (tests, generated code)
   std::string opencl_options;             // extra build options
   const CudaKernelTable* cuda = nullptr;  // null when the program has no CUDA build
+  // CUDA C++ compiled at run time with NVRTC for the device's architecture
+  // (used when `cuda` is null; generated code). Kernels are looked up by
+  // name, so declare them extern "C". A binary built without NVRTC throws
+  // KernelBuildError saying so.
+  std::string cuda_text;
+  std::vector<std::string> cuda_options;  // extra NVRTC options
 };
+
+// Whether this binary's CUDA backend compiles ProgramSource::cuda_text (NVRTC).
+bool cuda_runtime_compilation();
 
 class Program;
 class Kernel {

@@ -3,6 +3,9 @@
 #include "harness/backend/cuda/cuda_backend.h"
 
 #include <cuda_runtime.h>
+#ifdef HARNESS_HAVE_NVRTC
+#include <nvrtc.h>
+#endif
 
 #include <cstdint>
 #include <cstdio>
@@ -182,6 +185,45 @@ class CudaProgram final : public Program {
   std::string name_;
   std::map<std::string, const void*> kernels_;
   std::string log_;
+};
+
+// A program compiled at run time (NVRTC) and loaded as a CUDA library; its
+// kernels (cudaKernel_t) go through the same launch path as nvcc's functions
+// (the runtime API takes a cudaKernel_t where it takes a function).
+class LibraryProgram final : public Program {
+ public:
+  LibraryProgram(std::string name, cudaLibrary_t library, std::string log)
+      : name_(std::move(name)), library_(library), log_(std::move(log)) {}
+  LibraryProgram(const LibraryProgram&) = delete;
+  LibraryProgram& operator=(const LibraryProgram&) = delete;
+  ~LibraryProgram() override {
+    (void)cudaLibraryUnload(library_);
+    clear_last_error();
+  }
+
+  Kernel kernel(const std::string& name) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = kernels_.find(name);
+    if (it == kernels_.end()) {
+      cudaKernel_t k = nullptr;
+      const cudaError_t err = cudaLibraryGetKernel(&k, library_, name.c_str());
+      if (err != cudaSuccess) {
+        clear_last_error();
+        throw RunError("kernel '" + name + "' not found in program '" + name_ +
+                       "' (run-time compiled; declare kernels extern \"C\"): " + error_text(err));
+      }
+      it = kernels_.emplace(name, static_cast<void*>(k)).first;
+    }
+    return Kernel(it->second, name);
+  }
+  std::string build_log() const override { return log_; }
+
+ private:
+  std::string name_;
+  cudaLibrary_t library_;
+  std::string log_;
+  std::mutex mutex_;
+  std::map<std::string, void*> kernels_;
 };
 
 // ------------------------------------------------------------------ queue
@@ -586,6 +628,18 @@ class CudaDevice final : public Device {
     std::lock_guard<std::mutex> lock(programs_mutex_);
     auto cached = programs_.find(source.name);
     if (cached != programs_.end()) return cached->second;
+    if (!source.cuda && !source.cuda_text.empty()) {
+      activate(info_.index);
+      std::string log;
+      const std::string cubin = nvrtc_compile(source.cuda_text, source.name,
+                                              info_.compute_capability, source.cuda_options, &log);
+      cudaLibrary_t library = nullptr;
+      check(cudaLibraryLoadData(&library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+            "cudaLibraryLoadData", source.name.c_str());
+      auto program = std::make_shared<LibraryProgram>(source.name, library, std::move(log));
+      programs_.emplace(source.name, program);
+      return program;
+    }
     if (!source.cuda) {
       throw KernelBuildError("program '" + source.name + "' has no CUDA build in this binary", "");
     }
@@ -691,6 +745,65 @@ std::unique_ptr<Device> open_device(int index) {
                    ") cannot be used: CUDA error in cudaSetDevice: " + error_text(set_err));
   }
   return std::make_unique<CudaDevice>(std::move(info));
+}
+
+std::string nvrtc_compile(const std::string& source, const std::string& name,
+                          const std::string& arch, const std::vector<std::string>& options,
+                          std::string* log) {
+#ifdef HARNESS_HAVE_NVRTC
+  std::string digits;
+  for (char c : arch) {
+    if (c >= '0' && c <= '9') digits += c;
+  }
+  if (digits.empty()) throw KernelBuildError("program '" + name + "': no compute capability", "");
+  auto nv_check = [&](nvrtcResult r, const char* call) {
+    if (r != NVRTC_SUCCESS)
+      throw KernelBuildError("program '" + name + "': " + call + ": " + nvrtcGetErrorString(r), "");
+  };
+  nvrtcProgram prog = nullptr;
+  nv_check(nvrtcCreateProgram(&prog, source.c_str(), (name + ".cu").c_str(), 0, nullptr, nullptr),
+           "nvrtcCreateProgram");
+  std::vector<std::string> opts = {"--gpu-architecture=sm_" + digits, "--std=c++17",
+                                   "-default-device"};
+  opts.insert(opts.end(), options.begin(), options.end());
+  std::vector<const char*> argv;
+  for (const auto& o : opts) argv.push_back(o.c_str());
+  const nvrtcResult compiled =
+      nvrtcCompileProgram(prog, static_cast<int>(argv.size()), argv.data());
+  std::size_t log_size = 0;
+  std::string text;
+  if (nvrtcGetProgramLogSize(prog, &log_size) == NVRTC_SUCCESS && log_size > 1) {
+    text.resize(log_size);
+    (void)nvrtcGetProgramLog(prog, text.data());
+    text.resize(log_size - 1);
+  }
+  if (log) *log = text;
+  if (compiled != NVRTC_SUCCESS) {
+    (void)nvrtcDestroyProgram(&prog);
+    throw KernelBuildError("program '" + name + "' failed to compile with NVRTC (sm_" + digits +
+                               "): " + nvrtcGetErrorString(compiled),
+                           text);
+  }
+  std::size_t size = 0;
+  std::string cubin;
+  const nvrtcResult got = nvrtcGetCUBINSize(prog, &size);
+  if (got == NVRTC_SUCCESS) {
+    cubin.resize(size);
+    (void)nvrtcGetCUBIN(prog, cubin.data());
+  }
+  (void)nvrtcDestroyProgram(&prog);
+  nv_check(got, "nvrtcGetCUBINSize");
+  return cubin;
+#else
+  (void)source;
+  (void)arch;
+  (void)options;
+  if (log) log->clear();
+  throw KernelBuildError("program '" + name +
+                             "' needs run-time CUDA compilation, but this binary was built "
+                             "without NVRTC (CUDA::nvrtc not found by CMake)",
+                         "");
+#endif
 }
 
 }  // namespace harness::backend::cuda

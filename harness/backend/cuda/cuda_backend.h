@@ -24,4 +24,13 @@ std::vector<DeviceInfo> list_devices(std::string* why_none);
 // or when the device exists but its context cannot be created.
 std::unique_ptr<Device> open_device(int index);
 
+// Run-time compilation (ProgramSource::cuda_text) with NVRTC, when the binary
+// has it (backend::cuda_runtime_compilation()): CUDA C++ to a CUBIN for
+// compute capability `arch` ("9.0"), with `options` added. Needs no GPU.
+// Throws KernelBuildError with NVRTC's log when the source does not compile
+// (or when NVRTC is not in this binary).
+std::string nvrtc_compile(const std::string& source, const std::string& name,
+                          const std::string& arch, const std::vector<std::string>& options,
+                          std::string* log = nullptr);
+
 }  // namespace harness::backend::cuda

@@ -1,0 +1,549 @@
+#include "frameworks/streamgraph/codegen.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "harness/core/errors.h"
+
+namespace harness::streamgraph {
+
+namespace {
+
+// OpenCL's guaranteed minimum of CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE and CUDA's __constant__ bank.
+constexpr std::size_t kMaxConstantBytes = 64 * 1024;
+
+std::int64_t work_items_of(const Graph& g, const Schedule& s, NodeId v) {
+  const Node& n = g.node(v);
+  const std::int64_t r = s.repetitions[static_cast<std::size_t>(v)];
+  if (n.kind == NodeKind::filter) return r;
+  if (n.kind == NodeKind::splitter && n.split == SplitKind::duplicate)
+    return r * static_cast<std::int64_t>(n.outputs.size());
+  std::int64_t w = 0;
+  for (int x : n.weights) w += x;
+  return r * w;
+}
+
+bool overlaps(const ChannelSlot& a, const ChannelSlot& b) {
+  const bool live = a.first_level <= b.last_level && b.first_level <= a.last_level;
+  const bool space = a.ws_offset < b.ws_offset + b.items && b.ws_offset < a.ws_offset + a.items;
+  return live && space;
+}
+
+// The lowest offset where `c` overlaps no placed channel live at the same time.
+std::int64_t first_fit(const ChannelSlot& c, const std::vector<const ChannelSlot*>& placed) {
+  std::vector<std::pair<std::int64_t, std::int64_t>> busy;  // [begin, end) of live ones
+  for (const ChannelSlot* p : placed) {
+    if (c.first_level <= p->last_level && p->first_level <= c.last_level)
+      busy.emplace_back(p->ws_offset, p->ws_offset + p->items);
+  }
+  std::sort(busy.begin(), busy.end());
+  std::int64_t at = 0;
+  for (const auto& [b, e] : busy) {
+    if (at + c.items <= b) break;
+    at = std::max(at, e);
+  }
+  return at;
+}
+
+}  // namespace
+
+PartitionLayout layout_partition(const Graph& g, const Schedule& s, std::vector<NodeId> nodes) {
+  PartitionLayout L;
+  std::sort(nodes.begin(), nodes.end(), [&](NodeId a, NodeId b) {
+    return s.position[static_cast<std::size_t>(a)] < s.position[static_cast<std::size_t>(b)];
+  });
+  L.nodes = nodes;
+  std::map<NodeId, std::size_t> index;
+  for (std::size_t i = 0; i < nodes.size(); ++i) index[nodes[i]] = i;
+  auto inside = [&](NodeId v) { return index.count(v) > 0; };
+  L.level.assign(nodes.size(), 0);
+  std::vector<std::int64_t> width;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    int lv = 0;
+    for (ChannelId c : g.node(nodes[i]).inputs) {
+      const NodeId src = g.channel(c).src;
+      if (inside(src)) lv = std::max(lv, L.level[index[src]] + 1);
+    }
+    L.level[i] = lv;
+    L.levels = std::max(L.levels, lv + 1);
+    if (width.size() <= static_cast<std::size_t>(lv))
+      width.resize(static_cast<std::size_t>(lv) + 1, 0);
+    const std::int64_t w = work_items_of(g, s, nodes[i]);
+    width[static_cast<std::size_t>(lv)] += w;
+    L.work_items += w;
+  }
+  for (std::int64_t w : width) L.threads_per_execution = std::max(L.threads_per_execution, w);
+  auto level_of = [&](NodeId v) { return L.level[index[v]]; };
+
+  const int last = std::max(0, L.levels - 1);
+  for (NodeId v : nodes) {
+    const Node& n = g.node(v);
+    for (ChannelId c : n.inputs) {
+      if (inside(g.channel(c).src)) continue;
+      const ChannelBuffer& b = s.channels[static_cast<std::size_t>(c)];
+      ChannelSlot slot;
+      slot.channel = c;
+      slot.steady = b.steady_items;
+      slot.initial = b.initial_items;
+      slot.items = b.steady_items + b.initial_items;
+      slot.first_level = 0;
+      slot.last_level = level_of(v);
+      L.inputs.push_back(slot);
+    }
+    for (ChannelId c : n.outputs) {
+      const ChannelBuffer& b = s.channels[static_cast<std::size_t>(c)];
+      ChannelSlot slot;
+      slot.channel = c;
+      slot.steady = b.steady_items;
+      slot.items = b.steady_items;
+      slot.first_level = level_of(v);
+      const NodeId dst = g.channel(c).dst;
+      if (inside(dst)) {
+        slot.last_level = level_of(dst);
+        if (b.initial_items > 0) L.carries_items = true;
+        L.internal.push_back(slot);
+      } else {
+        slot.last_level = last;
+        L.outputs.push_back(slot);
+      }
+    }
+  }
+  // Inputs first, contiguously from 0 (all are live at the start).
+  std::vector<const ChannelSlot*> placed;
+  for (ChannelSlot& in : L.inputs) {
+    in.ws_offset = L.in_items;
+    in.db_offset = L.in_items;
+    L.in_items += in.items;
+    placed.push_back(&in);
+  }
+  // The others by the level they become live at, first fit.
+  std::vector<ChannelSlot*> rest;
+  for (ChannelSlot& c : L.internal) rest.push_back(&c);
+  for (ChannelSlot& c : L.outputs) rest.push_back(&c);
+  std::stable_sort(rest.begin(), rest.end(), [](const ChannelSlot* a, const ChannelSlot* b) {
+    return a->first_level < b->first_level;
+  });
+  for (ChannelSlot* c : rest) {
+    c->ws_offset = first_fit(*c, placed);
+    placed.push_back(c);
+  }
+  for (const ChannelSlot* c : placed) L.ws_items = std::max(L.ws_items, c->ws_offset + c->items);
+  // Outputs in address order, contiguous in DB.
+  std::sort(L.outputs.begin(), L.outputs.end(),
+            [](const ChannelSlot& a, const ChannelSlot& b) { return a.ws_offset < b.ws_offset; });
+  for (ChannelSlot& out : L.outputs) {
+    out.db_offset = L.out_items;
+    L.out_items += out.items;
+  }
+  L.db_items = std::max(L.in_items, L.out_items);
+  // Sanity: the allocation never overlaps two channels live at once.
+  std::vector<const ChannelSlot*> all;
+  for (const auto* list : {&L.inputs, &L.outputs, &L.internal}) {
+    for (const ChannelSlot& c : *list) all.push_back(&c);
+  }
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    for (std::size_t j = i + 1; j < all.size(); ++j) {
+      if (overlaps(*all[i], *all[j]))
+        throw RunError("stream graph codegen: static allocation overlaps two live channels");
+    }
+  }
+  return L;
+}
+
+KernelPlan plan_kernel(const PartitionLayout& L, const CodegenTarget& t) {
+  KernelPlan k;
+  const std::uint64_t per = std::max<std::uint64_t>(L.bytes_per_execution(), 4);
+  const auto fit = static_cast<std::int64_t>(t.local_bytes / per);
+  if (fit < 1) return k;
+  const int warp = std::max(1, t.warp_size);
+  const int cap = std::max(2 * warp, std::min(t.max_group_size, 1024) / warp * warp);
+  const std::int64_t S = std::max<std::int64_t>(1, L.threads_per_execution);
+  // Enough executions to give the compute warps work, within local memory.
+  const std::int64_t want = std::max<std::int64_t>(1, (cap - warp) / S);
+  const auto P = static_cast<int>(
+      std::min<std::int64_t>({fit, want, static_cast<std::int64_t>(t.max_parallel_executions)}));
+  auto round_warp = [&](std::int64_t x) {
+    return static_cast<int>(std::max<std::int64_t>(warp, (x + warp - 1) / warp * warp));
+  };
+  int C = std::min(round_warp(P * S), cap - warp);
+  // M matches the C threads' data needs: the share of moved items in all items handled.
+  const double io = static_cast<double>(L.in_items + L.out_items);
+  const double share = io / std::max(1.0, io + static_cast<double>(L.work_items));
+  int M = round_warp(static_cast<std::int64_t>(static_cast<double>(C) * share));
+  M = std::min(M, std::max(warp, cap - C));
+  if (C + M > cap) C = std::max(warp, (cap - M) / warp * warp);
+  k.parallel_executions = P;
+  k.compute_threads = C;
+  k.memory_threads = M;
+  k.group_size = C + M;
+  k.local_bytes = static_cast<std::uint64_t>(P) * per;
+  return k;
+}
+
+std::vector<std::vector<NodeId>> split_for_codegen(const Graph& g, const Schedule& s,
+                                                   std::vector<NodeId> nodes,
+                                                   const CodegenTarget& target, int* size_cuts) {
+  std::sort(nodes.begin(), nodes.end(), [&](NodeId a, NodeId b) {
+    return s.position[static_cast<std::size_t>(a)] < s.position[static_cast<std::size_t>(b)];
+  });
+  auto layout = [&](std::size_t begin, std::size_t end) {
+    std::vector<NodeId> piece(nodes.begin() + static_cast<std::ptrdiff_t>(begin),
+                              nodes.begin() + static_cast<std::ptrdiff_t>(end));
+    return layout_partition(g, s, piece);
+  };
+  auto fits = [&](std::size_t begin, std::size_t end) {
+    const PartitionLayout L = layout(begin, end);
+    return !L.carries_items && plan_kernel(L, target).parallel_executions >= 1;
+  };
+  if (size_cuts) *size_cuts = 0;
+  std::vector<std::vector<NodeId>> pieces;
+  std::size_t begin = 0;
+  while (begin < nodes.size()) {
+    if (!fits(begin, begin + 1)) {
+      throw UsageError("stream graph: operator '" + g.node(nodes[begin]).name +
+                       "' alone needs more local memory than the " +
+                       std::to_string(target.local_bytes) + " bytes a work-group has");
+    }
+    std::size_t end = begin + 1;
+    if (fits(begin, nodes.size())) {
+      end = nodes.size();
+    } else {
+      // The longest fitting prefix by bisection (the first cut found, not
+      // necessarily the longest when fitting is not monotone).
+      std::size_t lo = begin + 1, hi = nodes.size();  // fits(lo), !fits(hi)
+      while (hi - lo > 1) {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        if (fits(begin, mid)) {
+          lo = mid;
+        } else {
+          hi = mid;
+        }
+      }
+      end = lo;
+      if (size_cuts && !layout(begin, end + 1).carries_items) ++*size_cuts;
+    }
+    pieces.emplace_back(nodes.begin() + static_cast<std::ptrdiff_t>(begin),
+                        nodes.begin() + static_cast<std::ptrdiff_t>(end));
+    begin = end;
+  }
+  return pieces;
+}
+
+namespace {
+
+std::string float_literal(float x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%a", static_cast<double>(x));
+  return std::string(buf) + "f";
+}
+
+template <class V, class F>
+std::string join(const std::vector<V>& xs, F f) {
+  std::string out;
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    if (i) out += i % 16 == 0 ? ",\n  " : ", ";
+    out += f(xs[i]);
+  }
+  return out;
+}
+
+std::string u(std::int64_t x) { return std::to_string(x) + "u"; }
+
+}  // namespace
+
+GeneratedKernel generate_kernel(const Graph& g, const Schedule& s, const std::vector<NodeId>& nodes,
+                                const CodegenTarget& target, const std::string& kernel_name) {
+  GeneratedKernel gk;
+  gk.kernel_name = kernel_name;
+  gk.layout = layout_partition(g, s, nodes);
+  const PartitionLayout& L = gk.layout;
+  if (L.carries_items) {
+    throw UsageError("stream graph codegen: partition '" + kernel_name +
+                     "' has an internal channel that carries items between executions");
+  }
+  gk.plan = plan_kernel(L, target);
+  const KernelPlan& K = gk.plan;
+  if (K.parallel_executions < 1) {
+    throw UsageError("stream graph codegen: partition '" + kernel_name + "' needs " +
+                     std::to_string(L.bytes_per_execution()) +
+                     " bytes of local memory for one execution, more than the " +
+                     std::to_string(target.local_bytes) + " a work-group has");
+  }
+  std::map<ChannelId, const ChannelSlot*> slot;
+  for (const auto* list : {&L.inputs, &L.outputs, &L.internal}) {
+    for (const ChannelSlot& c : *list) slot[c.channel] = &c;
+  }
+  auto ws = [&](ChannelId c) { return slot.at(c)->ws_offset; };
+
+  std::set<std::string> files;
+  std::ostringstream os;
+  const std::string T = g.item_type() == ItemType::f32 ? "float" : "u32";
+  const std::string p = kernel_name + "_";
+  os << "/* Generated by frameworks/streamgraph/codegen.cpp: " << L.nodes.size() << " operators, "
+     << L.levels << " levels, " << L.inputs.size() << " input and " << L.outputs.size()
+     << " output channels.\n"
+     << " * Per execution: WS " << L.ws_items << " items (inputs " << L.in_items << " first), DB "
+     << L.db_items << " items (outputs " << L.out_items << ").\n"
+     << " * P = " << K.parallel_executions
+     << " parallel executions per work-group, C = " << K.compute_threads
+     << " compute and M = " << K.memory_threads << " memory threads, " << K.local_bytes
+     << " bytes of local memory. */\n";
+  os << "#ifndef SG_GENERATED_PRELUDE\n#define SG_GENERATED_PRELUDE\n"
+     << "#if defined(HARNESS_DIALECT_CUDA)\n#define SG_CONST __constant__ const\n"
+     << "#define SG_EXTERN_C extern \"C\"\n#else\n#define SG_CONST __constant\n"
+     << "#define SG_EXTERN_C\n#endif\n#endif\n";
+  os << "typedef " << T << " " << p << "item;\n";
+  // Filter constants, deduplicated.
+  std::size_t constant_bytes = 0;
+  std::map<std::vector<std::uint32_t>, std::string> iconst;
+  std::map<std::vector<float>, std::string> fconst;
+  auto iname = [&](const std::vector<std::uint32_t>& v) {
+    auto it = iconst.find(v);
+    if (it != iconst.end()) return it->second;
+    const std::string name = p + "ip" + std::to_string(iconst.size());
+    std::vector<std::uint32_t> vals = v.empty() ? std::vector<std::uint32_t>{0} : v;
+    constant_bytes += vals.size() * 4;
+    os << "SG_CONST u32 " << name << "[" << vals.size() << "] = {"
+       << join(vals, [](std::uint32_t x) { return std::to_string(x) + "u"; }) << "};\n";
+    iconst.emplace(v, name);
+    return name;
+  };
+  auto fname = [&](const std::vector<float>& v) {
+    auto it = fconst.find(v);
+    if (it != fconst.end()) return it->second;
+    const std::string name = p + "fp" + std::to_string(fconst.size());
+    std::vector<float> vals = v.empty() ? std::vector<float>{0.0f} : v;
+    constant_bytes += vals.size() * 4;
+    os << "SG_CONST float " << name << "[" << vals.size() << "] = {" << join(vals, float_literal)
+       << "};\n";
+    fconst.emplace(v, name);
+    return name;
+  };
+  std::vector<std::string> filter_ip(L.nodes.size()), filter_fp(L.nodes.size());
+  for (std::size_t i = 0; i < L.nodes.size(); ++i) {
+    const Node& n = g.node(L.nodes[i]);
+    if (n.kind != NodeKind::filter) continue;
+    if (n.filter.stateful || !n.filter.kernel) {
+      throw UsageError("stream graph codegen: '" + n.name +
+                       "' is stateful or has no dialect work function; it runs on the CPU");
+    }
+    files.insert(n.filter.kernel->source);
+    filter_ip[i] = iname(n.filter.kernel->iparams);
+    filter_fp[i] = fname(n.filter.kernel->fparams);
+  }
+  // Splitter/joiner tables: per item of a firing, (WS offset of the port + item, port weight).
+  std::vector<std::string> table(L.nodes.size());
+  std::vector<int> uniform_weight(L.nodes.size(), 0);
+  for (std::size_t i = 0; i < L.nodes.size(); ++i) {
+    const Node& n = g.node(L.nodes[i]);
+    if (n.kind == NodeKind::filter) continue;
+    const auto& ports = n.kind == NodeKind::splitter ? n.outputs : n.inputs;
+    if (n.kind == NodeKind::splitter && n.split == SplitKind::duplicate) {
+      std::vector<std::int64_t> offs;
+      for (ChannelId c : ports) offs.push_back(ws(c));
+      constant_bytes += offs.size() * 4;
+      table[i] = p + "t" + std::to_string(i);
+      os << "SG_CONST u32 " << table[i] << "[" << offs.size() << "] = {" << join(offs, u) << "};\n";
+      continue;
+    }
+    std::vector<std::int64_t> map;
+    const bool uniform = std::all_of(n.weights.begin(), n.weights.end(),
+                                     [&](int w) { return w == n.weights.front(); });
+    if (uniform) {  // the port's offset; the port is k / weight
+      for (ChannelId c : ports) map.push_back(ws(c));
+    } else {  // per item of a firing: (offset of its port + its index there, the port's weight)
+      for (std::size_t q = 0; q < ports.size(); ++q) {
+        for (int k = 0; k < n.weights[q]; ++k) {
+          map.push_back(ws(ports[q]) + k);
+          map.push_back(n.weights[q]);
+        }
+      }
+    }
+    uniform_weight[i] = uniform ? n.weights.front() : 0;
+    table[i] = p + "t" + std::to_string(i);
+    constant_bytes += map.size() * 4;
+    os << "SG_CONST u32 " << table[i] << "[" << map.size() << "] = {" << join(map, u) << "};\n";
+  }
+  if (constant_bytes > kMaxConstantBytes) {
+    throw UsageError(fmt::format(
+        "stream graph codegen: partition '{}' needs {} bytes of constant data (filter constants "
+        "and splitter/joiner tables), more than the {} a kernel may have",
+        kernel_name, constant_bytes, kMaxConstantBytes));
+  }
+  // Channel tables for the memory threads and the swap.
+  const std::string item = p + "item";
+  os << "/* input item q of an execution: global index */\n"
+     << "DEVICE_FN u32 " << p << "in_index(u32 q, u32 ex, u32 executions) {\n";
+  {
+    std::int64_t a = 0, b = 0;
+    for (const ChannelSlot& c : L.inputs) {
+      os << "  if (q < " << u(c.db_offset + c.items) << ") return executions * " << u(a) << " + "
+         << u(b) << " + ex * " << u(c.steady) << " + (q - " << u(c.db_offset) << ");\n";
+      a += c.steady;
+      b += c.initial;
+    }
+  }
+  os << "  return 0u;\n}\n";
+  os << "/* output item q of an execution: global index */\n"
+     << "DEVICE_FN u32 " << p << "out_index(u32 q, u32 ex, u32 executions) {\n";
+  {
+    std::int64_t a = 0;
+    for (const ChannelSlot& c : L.outputs) {
+      os << "  if (q < " << u(c.db_offset + c.items) << ") return executions * " << u(a)
+         << " + ex * " << u(c.steady) << " + (q - " << u(c.db_offset) << ");\n";
+      a += c.steady;
+    }
+  }
+  os << "  return 0u;\n}\n";
+  os << "/* output item q of an execution: its WS address (>= q) */\n"
+     << "DEVICE_FN u32 " << p << "out_ws(u32 q) {\n";
+  for (const ChannelSlot& c : L.outputs) {
+    os << "  if (q < " << u(c.db_offset + c.items) << ") return q - " << u(c.db_offset) << " + "
+       << u(c.ws_offset) << ";\n";
+  }
+  os << "  return 0u;\n}\n";
+
+  const int P = K.parallel_executions;
+  const int C = K.compute_threads;
+  const int M = K.memory_threads;
+  const int G = K.group_size;
+  const std::int64_t WS = std::max<std::int64_t>(L.ws_items, 1);
+  const std::int64_t DB = std::max<std::int64_t>(L.db_items, 1);
+  const std::int64_t total_db = P * DB;
+  const int steps = std::max(1, L.levels);
+  const std::int64_t chunk = (total_db + steps - 1) / steps;
+
+  const std::int64_t swap_chunks = (total_db + G - 1) / G;
+  const std::int64_t phases_per_round = steps + 2 * swap_chunks;
+  // One loop over phases with a single barrier at its end (PoCL 3.1
+  // miscompiled several barriers inside one loop body: levels were skipped).
+  os << "SG_EXTERN_C KERNEL " << kernel_name << "(GLOBAL const " << item << "* gin, GLOBAL " << item
+     << "* gout, u32 executions, LOCAL_DYNAMIC_PARAM(" << item << ", lm)) {\n"
+     << "  LOCAL_DYNAMIC(" << item << ", lm);\n"
+     << "  const u32 tid = LOCAL_ID;\n"
+     << "  const u32 per_round = NUM_GROUPS * " << u(P) << ";\n"
+     << "  const u32 rounds = (executions + per_round - 1u) / per_round;\n"
+     << "  LOCAL_PTR " << item << "* db = lm + " << u(P * WS) << ";\n"
+     << "  " << item << " vin = 0, vout = 0; /* the swap's registers */\n"
+     << "  /* per round: " << steps << " level steps (C compute, M move DB <-> global), then "
+     << swap_chunks << " swap chunks of a read and a write phase */\n"
+     << "  const u32 phases = (rounds + 2u) * " << u(phases_per_round) << ";\n"
+     << "  for (u32 ph = 0u; ph < phases; ++ph) {\n"
+     << "    const u32 t = ph / " << u(phases_per_round) << ";\n"
+     << "    const u32 step = ph - t * " << u(phases_per_round) << ";\n"
+     << "    if (step < " << u(steps) << ") {\n"
+     << "      if (tid < " << u(C) << ") {\n"
+     << "        const u32 cbase = ((t - 1u) * NUM_GROUPS + GROUP_ID) * " << u(P) << ";\n"
+     << "        if (t >= 1u && t <= rounds) {\n";
+  for (int step = 0; step < steps; ++step) {
+    os << "          " << (step ? "} else if" : "if") << " (step == " << u(step) << ") {\n";
+    for (std::size_t i = 0; i < L.nodes.size(); ++i) {
+      if (L.level[i] != step) continue;
+      const NodeId v = L.nodes[i];
+      const Node& n = g.node(v);
+      const std::int64_t R = s.repetitions[static_cast<std::size_t>(v)];
+      const std::string ind = "            ";
+      os << ind << "/* " << n.name << " x " << R << " */\n";
+      if (n.kind == NodeKind::filter) {
+        const std::string in = n.inputs.empty() ? "0" : std::to_string(ws(n.inputs[0]));
+        const std::string out = n.outputs.empty() ? "0" : std::to_string(ws(n.outputs[0]));
+        os << ind << "for (u32 i = tid; i < " << u(P * R) << "; i += " << u(C) << ") {\n"
+           << ind << "  const u32 slot = i / " << u(R) << ";\n"
+           << ind << "  const u32 f = i - slot * " << u(R) << ";\n"
+           << ind << "  if (cbase + slot < executions) {\n"
+           << ind << "    LOCAL_PTR " << item << "* w = lm + slot * " << u(WS) << ";\n"
+           << ind << "    " << n.filter.kernel->function << "(w + " << in << "u + f * "
+           << u(n.filter.pop) << ", w + " << out << "u + f * " << u(n.filter.push) << ", "
+           << filter_ip[i] << ", " << filter_fp[i] << ");\n"
+           << ind << "  }\n"
+           << ind << "}\n";
+      } else if (n.kind == NodeKind::splitter && n.split == SplitKind::duplicate) {
+        const auto ports = static_cast<std::int64_t>(n.outputs.size());
+        os << ind << "for (u32 i = tid; i < " << u(P * R * ports) << "; i += " << u(C) << ") {\n"
+           << ind << "  const u32 slot = i / " << u(R * ports) << ";\n"
+           << ind << "  const u32 rem = i - slot * " << u(R * ports) << ";\n"
+           << ind << "  const u32 f = rem / " << u(ports) << ";\n"
+           << ind << "  const u32 port = rem - f * " << u(ports) << ";\n"
+           << ind << "  if (cbase + slot < executions) {\n"
+           << ind << "    LOCAL_PTR " << item << "* w = lm + slot * " << u(WS) << ";\n"
+           << ind << "    w[" << table[i] << "[port] + f] = w[" << u(ws(n.inputs[0])) << " + f];\n"
+           << ind << "  }\n"
+           << ind << "}\n";
+      } else {
+        std::int64_t W = 0;
+        for (int x : n.weights) W += x;
+        const bool split = n.kind == NodeKind::splitter;
+        const std::int64_t whole = ws(split ? n.inputs[0] : n.outputs[0]);
+        os << ind << "for (u32 i = tid; i < " << u(P * R * W) << "; i += " << u(C) << ") {\n"
+           << ind << "  const u32 slot = i / " << u(R * W) << ";\n"
+           << ind << "  const u32 rem = i - slot * " << u(R * W) << ";\n"
+           << ind << "  const u32 f = rem / " << u(W) << ";\n"
+           << ind << "  const u32 k = rem - f * " << u(W) << ";\n"
+           << ind << "  if (cbase + slot < executions) {\n"
+           << ind << "    LOCAL_PTR " << item << "* w = lm + slot * " << u(WS) << ";\n"
+           << ind << "    const u32 port = ";
+        if (uniform_weight[i] > 0) {
+          const std::int64_t w = uniform_weight[i];
+          os << table[i] << "[k / " << u(w) << "] + f * " << u(w) << " + k % " << u(w) << ";\n";
+        } else {
+          os << table[i] << "[2u * k] + f * " << table[i] << "[2u * k + 1u];\n";
+        }
+        if (split) {
+          os << ind << "    w[port] = w[" << u(whole) << " + rem];\n";
+        } else {
+          os << ind << "    w[" << u(whole) << " + rem] = w[port];\n";
+        }
+        os << ind << "  }\n" << ind << "}\n";
+      }
+    }
+  }
+  os << "          }\n"
+     << "        }\n"
+     << "      } else {\n"
+     << "        /* memory threads: this step's share of DB */\n"
+     << "        const u32 sbase = ((t - 2u) * NUM_GROUPS + GROUP_ID) * " << u(P) << ";\n"
+     << "        const u32 lbase = (t * NUM_GROUPS + GROUP_ID) * " << u(P) << ";\n"
+     << "        const u32 lo = step * " << u(chunk) << ";\n"
+     << "        const u32 hi = lo + " << u(chunk) << " < " << u(total_db) << " ? lo + " << u(chunk)
+     << " : " << u(total_db) << ";\n"
+     << "        for (u32 i = lo + (tid - " << u(C) << "); i < hi; i += " << u(M) << ") {\n"
+     << "          const u32 slot = i / " << u(DB) << ";\n"
+     << "          const u32 q = i - slot * " << u(DB) << ";\n"
+     << "          if (t >= 2u && q < " << u(L.out_items) << " && sbase + slot < executions)\n"
+     << "            gout[" << p << "out_index(q, sbase + slot, executions)] = db[i];\n"
+     << "          if (t < rounds && q < " << u(L.in_items) << " && lbase + slot < executions)\n"
+     << "            db[i] = gin[" << p << "in_index(q, lbase + slot, executions)];\n"
+     << "        }\n"
+     << "      }\n"
+     << "    } else {\n"
+     << "      /* swap: inputs DB -> WS, outputs WS -> DB, in increasing chunks, each read\n"
+     << "         completely (even phase) before it is written (odd phase) */\n"
+     << "      const u32 sw = step - " << u(steps) << ";\n"
+     << "      const u32 i = (sw / 2u) * " << u(G) << " + tid;\n"
+     << "      const u32 slot = i / " << u(DB) << ";\n"
+     << "      const u32 q = i - slot * " << u(DB) << ";\n"
+     << "      if (i < " << u(total_db) << ") {\n"
+     << "        if ((sw & 1u) == 0u) {\n"
+     << "          if (q < " << u(L.in_items) << ") vin = db[i];\n"
+     << "          if (q < " << u(L.out_items) << ") vout = lm[slot * " << u(WS) << " + " << p
+     << "out_ws(q)];\n"
+     << "        } else {\n"
+     << "          if (q < " << u(L.in_items) << ") lm[slot * " << u(WS) << " + q] = vin;\n"
+     << "          if (q < " << u(L.out_items) << ") db[i] = vout;\n"
+     << "        }\n"
+     << "      }\n"
+     << "    }\n"
+     << "    BARRIER_LOCAL();\n"
+     << "  }\n}\n";
+  gk.code = os.str();
+  gk.files = {"harness/dialect/dialect.h", "frameworks/streamgraph/kernels/sg_work.clh"};
+  gk.files.insert(gk.files.end(), files.begin(), files.end());
+  return gk;
+}
+
+}  // namespace harness::streamgraph
