@@ -83,13 +83,22 @@ TEST(StreamGraphThreads, CorruptedFilterFailsTheSinkAndErrorsStopEveryStage) {
   EXPECT_THROW(run_pipeline(c.graph, s, bad, o), UsageError);
 }
 
+// A GPU when the machine has one (NVIDIA OpenCL beside PoCL on the GPU
+// machine), else the first device (PoCL in CI).
 std::unique_ptr<backend::Device> opencl_device() {
   bool compiled = false;
   for (backend::Kind k : backend::compiled_kinds()) compiled |= k == backend::Kind::opencl;
   if (!compiled) return nullptr;
   const auto devices = backend::list_devices(backend::Kind::opencl);
   if (devices.empty()) return nullptr;
-  return backend::open_device(backend::Kind::opencl, devices[0].index);
+  int index = devices[0].index;
+  for (const auto& d : devices) {
+    if (d.type == "gpu") {
+      index = d.index;
+      break;
+    }
+  }
+  return backend::open_device(backend::Kind::opencl, index);
 }
 
 void run_gpu(backend::Device& device, const std::string& name, int n, bool single,
