@@ -230,7 +230,10 @@ std::uint64_t budget_for_pieces(const backend::Device& device, const std::string
                                 int pieces) {
   Benchmark b = make_benchmark(name, n);
   const Schedule s = make_schedule(b.graph);
-  for (std::uint64_t budget = 64 * 1024; budget >= 64; budget = budget * 7 / 8) {
+  // From 64 KiB or the device's local memory per work-group, whichever is less
+  // (48 KiB on NVIDIA OpenCL).
+  const std::uint64_t start = std::min<std::uint64_t>(64 * 1024, device.info().local_memory_bytes);
+  for (std::uint64_t budget = start; budget >= 64; budget = budget * 7 / 8) {
     try {
       const Partitioning p = partition_multilevel(b.graph, s, device_limits(device.info(), budget));
       int count = 0;
