@@ -12,6 +12,7 @@
 #include "harness/core/rates.h"
 #include "harness/core/stats.h"
 #include "harness/core/stopwatch.h"
+#include "harness/runner/host_heap.h"
 
 namespace harness {
 namespace {
@@ -153,6 +154,7 @@ json run_point(const Target& t, Input& in, const PointSettings& settings,
     for (int w = 0; w < policy.warmup; ++w) {  // first-touch, lazy allocation, caches
       runner->before_repetition();
       flush_if_cold(t, settings);
+      settle_host_heap();
       runner->run_once();
       if (std::string bad = runner->validate_last(); !bad.empty() && first_failure.empty())
         first_failure = "warm-up: " + bad;
@@ -161,6 +163,7 @@ json run_point(const Target& t, Input& in, const PointSettings& settings,
     while ((stopped = stop_reason(policy, totals, measuring.elapsed_ms() / 1e3)).empty()) {
       runner->before_repetition();
       flush_if_cold(t, settings);
+      settle_host_heap();
       Measurement m = runner->run_once();
       std::string bad = runner->validate_last();
       if (!bad.empty() && first_failure.empty())
