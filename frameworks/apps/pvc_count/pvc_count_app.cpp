@@ -1,6 +1,7 @@
 // Page view count, job 2 (page views per URL), host side. A job of the
 // pageviewcount and pageviewrank apps, not an app of its own.
 #include "frameworks/apps/binary_values.h"
+#include "frameworks/apps/line_count_app.h"
 #include "frameworks/apps/records.h"
 #include "frameworks/apps/registry.h"
 #include "frameworks/apps/weblog.h"
@@ -8,29 +9,19 @@
 namespace harness::apps {
 namespace {
 
-class PvcCount final : public MapReduceApp {
+class PvcCount final : public LineCountApp {
  public:
   std::string name() const override { return "pvc_count"; }
   std::string description() const override {
     return "page view count, job 2: (URL, page views) from the distinct entries";
   }
   std::string default_dataset() const override { return "weblog"; }
-  std::uint32_t value_size() const override { return 4; }
-  std::uint32_t output_value_size() const override { return 4; }
   bool has_reduce() const override { return true; }
-  std::vector<std::uint32_t> split_records(const std::uint8_t* data,
-                                           std::size_t size) const override {
-    check_input_size(*this, size);
-    return split_lines(data, size);
-  }
   // Its input has distinct entries already, so counting them is the answer.
   KeyValueList reference(const Params&, const std::uint8_t* data, std::size_t size) const override {
     KeyValueList out;
     for (auto& [url, views] : page_views(data, size)) out.emplace_back(url, raw_bytes(views));
     return out;
-  }
-  std::string format_value(std::string_view raw) const override {
-    return std::to_string(from_raw<std::uint32_t>(raw));
   }
 };
 

@@ -1,27 +1,21 @@
 // Page view rank, job 3 (order URLs by page views), host side. A job of the
 // pageviewrank app, not an app of its own.
 #include "frameworks/apps/binary_values.h"
+#include "frameworks/apps/line_count_app.h"
 #include "frameworks/apps/records.h"
 #include "frameworks/apps/registry.h"
 
 namespace harness::apps {
 namespace {
 
-class PvrRank final : public MapReduceApp {
+class PvrRank final : public LineCountApp {
  public:
   std::string name() const override { return "pvr_rank"; }
   std::string description() const override {
     return "page view rank, job 3: (inverted count + URL, count) per URL, sorted";
   }
   std::string default_dataset() const override { return "weblog"; }
-  std::uint32_t value_size() const override { return 4; }
-  std::uint32_t output_value_size() const override { return 4; }
   bool has_reduce() const override { return false; }
-  std::vector<std::uint32_t> split_records(const std::uint8_t* data,
-                                           std::size_t size) const override {
-    check_input_size(*this, size);
-    return split_lines(data, size);
-  }
   KeyValueList reference(const Params&, const std::uint8_t* data, std::size_t size) const override {
     KeyValueList out;
     const std::string_view text(reinterpret_cast<const char*>(data), size);
@@ -37,9 +31,6 @@ class PvrRank final : public MapReduceApp {
       start = nl + 1;
     }
     return out;
-  }
-  std::string format_value(std::string_view raw) const override {
-    return std::to_string(from_raw<std::uint32_t>(raw));
   }
 };
 
