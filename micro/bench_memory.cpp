@@ -28,6 +28,7 @@
 #include "harness/backend/backend.h"
 #include "harness/core/errors.h"
 #include "harness/core/registry.h"
+#include "micro/bench_driver.h"
 #include "micro/memory/memory.h"
 
 namespace {
@@ -101,77 +102,15 @@ void run_point(benchmark::State& state, const harness::VariantInfo* variant, Par
   state.counters["work_items"] = static_cast<double>(point->threads());
 }
 
-// Removes --backend=... and --device=... from argv; returns false on a bad value.
-bool take_own_flags(int& argc, char** argv, std::optional<Kind>& kind, int& index) {
-  int out = 1;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg.rfind("--backend=", 0) == 0) {
-      try {
-        kind = harness::backend::parse_kind(arg.substr(10));
-      } catch (const std::exception& e) {
-        std::cerr << "bench_memory: " << e.what() << "\n";
-        return false;
-      }
-    } else if (arg.rfind("--device=", 0) == 0) {
-      index = std::atoi(arg.c_str() + 9);
-    } else {
-      argv[out++] = argv[i];
-    }
-  }
-  argc = out;
-  return true;
-}
-
-// The device to measure: --backend/--device, else the first GPU-type device of
-// cuda then opencl, else the first device of either.
-std::unique_ptr<harness::backend::Device> choose_device(std::optional<Kind> kind, int index) {
-  std::vector<Kind> kinds;
-  for (Kind k : harness::backend::compiled_kinds()) {
-    if (k != Kind::cpu && (!kind || *kind == k)) kinds.push_back(k);
-  }
-  for (bool gpu_only : {true, false}) {
-    for (Kind k : {Kind::cuda, Kind::opencl}) {
-      if (std::find(kinds.begin(), kinds.end(), k) == kinds.end()) continue;
-      for (const auto& d : harness::backend::list_devices(k)) {
-        if (index >= 0 && d.index != index) continue;
-        if (gpu_only && d.type != "gpu") continue;
-        return harness::backend::open_device(k, d.index);
-      }
-    }
-  }
-  return nullptr;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::optional<Kind> kind;
-  int index = -1;
-  if (!take_own_flags(argc, argv, kind, index)) return 2;
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  int exit_code = 0;
+  std::unique_ptr<harness::backend::Device> device =
+      harness::micro::start_benchmarks("bench_memory", argc, argv, exit_code);
+  if (!device) return exit_code;
   harness::memory::register_family();
-  std::unique_ptr<harness::backend::Device> device;
-  try {
-    device = choose_device(kind, index);
-  } catch (const std::exception& e) {
-    std::cerr << "bench_memory: " << e.what() << "\n";
-    return 1;
-  }
-  if (!device) {
-    std::cerr << "bench_memory: no OpenCL or CUDA device"
-              << (kind ? std::string(" for backend ") + harness::backend::kind_name(*kind) : "")
-              << "\n";
-    return 1;
-  }
   const harness::backend::DeviceInfo& info = device->info();
-  benchmark::AddCustomContext("device", info.name);
-  benchmark::AddCustomContext("driver", info.driver_version);
-  benchmark::AddCustomContext("backend", harness::backend::kind_name(info.kind));
-  benchmark::AddCustomContext("device_type", info.type);
-  benchmark::AddCustomContext("compute_units", std::to_string(info.compute_units));
-  benchmark::AddCustomContext("l2_cache_bytes", std::to_string(info.l2_cache_bytes));
   for (const harness::VariantInfo& v : harness::Registry::instance().variants()) {
     if (v.framework != "memory") continue;
     if (std::find(v.backends.begin(), v.backends.end(), info.kind) == v.backends.end()) continue;
