@@ -49,6 +49,19 @@ class ReportTest(unittest.TestCase):
             for field in ("device", "detail"):
                 self.assertIn(field, v)
 
+    def test_mars_reports_carry_table_5_counted_from_the_sources(self):
+        run(self.out, C.EXAMPLE)  # a mars.* experiment
+        md = self.read("report.md")
+        self.assertIn("## mars.tab5: lines of user code per app", md)
+        self.assertIn("| SM (stringmatch) |", md)
+        self.assertIn("| 173 | 250 |", md)  # the paper's Mars and Phoenix counts for SM
+        sys.path.insert(0, C.SCRIPTS)
+        import mars_tab5
+        path = os.path.join(self.tmp.name, "x.clh")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("/* a\n comment */\nint a; // note\n\n// only a comment\n  b();\n")
+        self.assertEqual(mars_tab5.code_lines(path), 2)
+
     def test_figure_link_when_png_exists(self):
         os.makedirs(self.out)
         with open(os.path.join(self.out, "mars.wordcount-smoke.png"), "wb") as f:
