@@ -130,7 +130,7 @@ class Mars final : public mapreduce::Runtime {
     Buffer& vals = pool_.get("vals", std::size_t{pairs} * app.value_size());
     q.begin_span("map");
     q.launch(kernels_.map_emit, tasks, d_input, d_offsets, records, coalesced, d_side, side_size,
-             key_off, pair_off, keys, recs, vals);
+             key_off, pair_off, keys, recs, vals, options_.vector_loads ? 1u : 0u);
     if (padded > pairs) {
       padding_.assign(padded - pairs, Record{0, MARS_SENTINEL, MARS_SENTINEL, 0});
       q.write(recs, std::size_t{pairs} * sizeof(Record), padding_.data(),
@@ -191,12 +191,13 @@ class Mars final : public mapreduce::Runtime {
   // are one global launch each (mars_bitonic_step).
   void sort(Buffer& recs, Buffer& keys, std::uint32_t padded) {
     auto& q = device_.queue();
-    const std::uint32_t use_hash = options_.hash_keys ? 1u : 0u;
+    // MARS_SORT_HASH | MARS_SORT_VECTOR (kernels/mars_kernels.cl).
+    const std::uint32_t flags = (options_.hash_keys ? 1u : 0u) | (options_.vector_loads ? 2u : 0u);
     const std::uint32_t half = padded / 2;
     sort_launches_ = 0;
     auto global_step = [&](std::uint32_t j, std::uint32_t k) {
       q.launch(kernels_.bitonic_step, LaunchShape::cover(half, kSortGroup), recs, keys, half, j, k,
-               use_hash);
+               flags);
       ++sort_launches_;
     };
     if (padded < kSortTile) {
@@ -206,11 +207,11 @@ class Mars final : public mapreduce::Runtime {
       return;
     }
     const LaunchShape tiles{padded / kSortTile, kSortTile / 2};
-    q.launch(kernels_.bitonic_tile, tiles, recs, keys, 0u, use_hash);
+    q.launch(kernels_.bitonic_tile, tiles, recs, keys, 0u, flags);
     ++sort_launches_;
     for (std::uint32_t k = kSortTile * 2; k <= padded; k <<= 1) {
       for (std::uint32_t j = k >> 1; j >= kSortTile; j >>= 1) global_step(j, k);
-      q.launch(kernels_.bitonic_tile, tiles, recs, keys, k, use_hash);
+      q.launch(kernels_.bitonic_tile, tiles, recs, keys, k, flags);
       ++sort_launches_;
     }
   }
@@ -311,6 +312,7 @@ Options options_from(const Params& params) {
   o.hash_keys = mapreduce::param_bool(params, "hash_keys");
   o.coalesced = mapreduce::param_bool(params, "coalesced");
   o.sort = mapreduce::param_bool(params, "sort");
+  o.vector_loads = mapreduce::param_bool(params, "vector_loads");
   o.groups = mapreduce::param_u32(params, "groups");
   o.group_size = mapreduce::param_u32(params, "group_size");
   if (o.group_size == 0 || (o.group_size & (o.group_size - 1)) != 0 || o.group_size > 1024) {
@@ -324,11 +326,8 @@ std::unique_ptr<mapreduce::Runtime> make_runtime(backend::Device& device, const 
 }
 
 void register_variants() {
-  const Params defaults{{"hash_keys", "1"},
-                        {"coalesced", "1"},
-                        {"sort", "1"},
-                        {"groups", "0"},
-                        {"group_size", "128"}};
+  const Params defaults{{"hash_keys", "1"},    {"coalesced", "1"}, {"sort", "1"},
+                        {"vector_loads", "0"}, {"groups", "0"},    {"group_size", "128"}};
   struct Def {
     const char* name;
     const char* description;
@@ -347,6 +346,10 @@ void register_variants() {
       {"no-sort",
        "as default without the sort (Mars' noSort): map-only apps only",
        {{"sort", "0"}}},
+      {"vector",
+       "as default with built-in vector loads: keys copied and compared a 4-byte word at a time "
+       "(mars.fig8)",
+       {{"vector_loads", "1"}}},
   };
   for (const Def& d : defs) {
     Params p = defaults;

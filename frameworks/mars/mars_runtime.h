@@ -7,10 +7,11 @@
 namespace harness::mars {
 
 struct Options {
-  bool hash_keys = true;     // compare 32-bit key hashes first in the sort
-  bool coalesced = true;     // thread t takes records t, t+T, ... (else a contiguous chunk)
-  bool sort = true;          // false: Mars' noSort, for map-only apps (output unsorted)
-  std::uint32_t groups = 0;  // work-groups for map and reduce; 0 = 16 per compute unit
+  bool hash_keys = true;      // compare 32-bit key hashes first in the sort
+  bool coalesced = true;      // thread t takes records t, t+T, ... (else a contiguous chunk)
+  bool sort = true;           // false: Mars' noSort, for map-only apps (output unsorted)
+  bool vector_loads = false;  // built-in vector loads: keys read a 4-byte word at a time
+  std::uint32_t groups = 0;   // work-groups for map and reduce; 0 = 16 per compute unit
   std::uint32_t group_size = 128;
 };
 

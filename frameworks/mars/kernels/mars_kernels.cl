@@ -24,12 +24,14 @@ DEVICE_FN EmitCtx mars_ctx(GLOBAL const uchar* side, u32 side_size, u32 counting
   ctx.vals = 0;
   ctx.out_recs = 0;
   ctx.out_vals = 0;
+  ctx.vector_loads = 0;
   return ctx;
 }
 
 /* ------------------------------------------------------------------ map */
-KERNEL mars_map_count(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u32 num_records, u32 coalesced,
-                      GLOBAL const uchar* side, u32 side_size, GLOBAL u32* key_bytes, GLOBAL u32* pairs) {
+KERNEL mars_map_count(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u32 num_records,
+                      u32 coalesced, GLOBAL const uchar* side, u32 side_size, GLOBAL u32* key_bytes,
+                      GLOBAL u32* pairs) {
   u32 t = GLOBAL_ID, threads = GLOBAL_SIZE;
   u32 per = (num_records + threads - 1) / threads;
   EmitCtx ctx = mars_ctx(side, side_size, 1u, 0u, 0u);
@@ -42,13 +44,15 @@ KERNEL mars_map_count(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u32 
   pairs[t] = ctx.pairs;
 }
 
-KERNEL mars_map_emit(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u32 num_records, u32 coalesced,
-                     GLOBAL const uchar* side, u32 side_size, GLOBAL const u32* key_offsets,
-                     GLOBAL const u32* pair_offsets, GLOBAL uchar* keys, GLOBAL MarsRecord* recs,
-                     GLOBAL APP_VAL_T* vals) {
+KERNEL mars_map_emit(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u32 num_records,
+                     u32 coalesced, GLOBAL const uchar* side, u32 side_size,
+                     GLOBAL const u32* key_offsets, GLOBAL const u32* pair_offsets,
+                     GLOBAL uchar* keys, GLOBAL MarsRecord* recs, GLOBAL APP_VAL_T* vals,
+                     u32 vector_loads) {
   u32 t = GLOBAL_ID, threads = GLOBAL_SIZE;
   u32 per = (num_records + threads - 1) / threads;
   EmitCtx ctx = mars_ctx(side, side_size, 0u, key_offsets[t], pair_offsets[t]);
+  ctx.vector_loads = vector_loads;
   ctx.keys = keys;
   ctx.recs = recs;
   ctx.vals = vals;
@@ -60,15 +64,32 @@ KERNEL mars_map_emit(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u32 n
 }
 
 /* ----------------------------------------------------------------- sort */
-/* Order of two index records. With hashing (Mars 3.4 "Sort") records compare
- * by hash first and fetch key bytes only on equal hashes: equal keys still end
- * up adjacent, though not in byte order. */
-DEVICE_FN int mars_compare(GLOBAL const uchar* keys, MarsRecord a, MarsRecord b, u32 use_hash) {
+/* Sort flags: MARS_SORT_HASH compares hashes first (Mars 3.4 "Sort"), so
+ * records compare by hash and fetch key bytes only on equal hashes: equal keys
+ * still end up adjacent, though not in byte order. MARS_SORT_VECTOR compares
+ * key bytes a 4-byte word at a time where both keys share an alignment (Mars
+ * 3.4 "built-in vectors"). */
+#define MARS_SORT_HASH 1u
+#define MARS_SORT_VECTOR 2u
+
+DEVICE_FN int mars_compare(GLOBAL const uchar* keys, MarsRecord a, MarsRecord b, u32 flags) {
   int a_pad = a.key_len == MARS_SENTINEL, b_pad = b.key_len == MARS_SENTINEL;
   if (a_pad || b_pad) return a_pad - b_pad;
-  if (use_hash && a.hash != b.hash) return a.hash < b.hash ? -1 : 1;
+  if ((flags & MARS_SORT_HASH) && a.hash != b.hash) return a.hash < b.hash ? -1 : 1;
   u32 n = a.key_len < b.key_len ? a.key_len : b.key_len;
-  for (u32 i = 0; i < n; ++i) {
+  u32 i = 0;
+  if ((flags & MARS_SORT_VECTOR) && ((a.key_off ^ b.key_off) & 3u) == 0u) {
+    for (; i < n && ((a.key_off + i) & 3u) != 0u; ++i) {
+      uchar x = keys[a.key_off + i], y = keys[b.key_off + i];
+      if (x != y) return x < y ? -1 : 1;
+    }
+    /* Equal words are skipped whole; the first unequal one is compared byte by byte below. */
+    while (i + 4u <= n && *((GLOBAL const u32*)(keys + a.key_off + i)) ==
+                              *((GLOBAL const u32*)(keys + b.key_off + i))) {
+      i += 4u;
+    }
+  }
+  for (; i < n; ++i) {
     uchar x = keys[a.key_off + i], y = keys[b.key_off + i];
     if (x != y) return x < y ? -1 : 1;
   }
@@ -78,14 +99,14 @@ DEVICE_FN int mars_compare(GLOBAL const uchar* keys, MarsRecord a, MarsRecord b,
 /* One compare-exchange step (stage k, distance j) of a bitonic sort over a
  * power-of-two count of records; one work-item per pair. */
 KERNEL mars_bitonic_step(GLOBAL MarsRecord* recs, GLOBAL const uchar* keys, u32 pairs, u32 j, u32 k,
-                         u32 use_hash) {
+                         u32 flags) {
   u32 t = GLOBAL_ID;
   if (t >= pairs) return;
   u32 i = (t / j) * 2u * j + (t % j);
   u32 l = i + j;
   int ascending = (i & k) == 0;
   MarsRecord a = recs[i], b = recs[l];
-  int c = mars_compare(keys, a, b, use_hash);
+  int c = mars_compare(keys, a, b, flags);
   if (ascending ? c > 0 : c < 0) {
     recs[i] = b;
     recs[l] = a;
@@ -101,7 +122,7 @@ KERNEL mars_bitonic_step(GLOBAL MarsRecord* recs, GLOBAL const uchar* keys, u32 
 /* k_max = 0: sort each tile (all stages up to the tile size); else finish stage
  * k_max with the steps j = tile/2 .. 1. The barriers stay in the kernel body's
  * own loops (uniform bounds): PoCL's work-group loops handle them there. */
-KERNEL mars_bitonic_tile(GLOBAL MarsRecord* recs, GLOBAL const uchar* keys, u32 k_max, u32 use_hash) {
+KERNEL mars_bitonic_tile(GLOBAL MarsRecord* recs, GLOBAL const uchar* keys, u32 k_max, u32 flags) {
   LOCAL_ARRAY(MarsRecord, tile, MARS_SORT_TILE);
   u32 base = GROUP_ID * MARS_SORT_TILE;
   u32 t = LOCAL_ID;
@@ -116,7 +137,7 @@ KERNEL mars_bitonic_tile(GLOBAL MarsRecord* recs, GLOBAL const uchar* keys, u32 
       u32 l = i + j;
       int ascending = ((base + i) & k) == 0;
       MarsRecord a = tile[i], b = tile[l];
-      int c = mars_compare(keys, a, b, use_hash);
+      int c = mars_compare(keys, a, b, flags);
       if (ascending ? c > 0 : c < 0) {
         tile[i] = b;
         tile[l] = a;
@@ -137,14 +158,16 @@ DEVICE_FN int mars_same_key(GLOBAL const uchar* keys, MarsRecord a, MarsRecord b
   return 1;
 }
 
-KERNEL mars_mark_groups(GLOBAL const MarsRecord* recs, GLOBAL const uchar* keys, u32 n, GLOBAL u32* flags) {
+KERNEL mars_mark_groups(GLOBAL const MarsRecord* recs, GLOBAL const uchar* keys, u32 n,
+                        GLOBAL u32* flags) {
   u32 i = GLOBAL_ID;
   if (i >= n) return;
   flags[i] = (i == 0 || !mars_same_key(keys, recs[i - 1], recs[i])) ? 1u : 0u;
 }
 
 /* ids = exclusive scan of flags, so a group's first record i has ids[i] = group. */
-KERNEL mars_group_starts(GLOBAL const u32* flags, GLOBAL const u32* ids, u32 n, GLOBAL u32* starts) {
+KERNEL mars_group_starts(GLOBAL const u32* flags, GLOBAL const u32* ids, u32 n,
+                         GLOBAL u32* starts) {
   u32 i = GLOBAL_ID;
   if (i < n && flags[i]) starts[ids[i]] = i;
 }
@@ -153,8 +176,9 @@ KERNEL mars_group_starts(GLOBAL const u32* flags, GLOBAL const u32* ids, u32 n, 
 /* Apps without reduce (Mars' noReduce) define no app_reduce: the sorted
  * intermediate pairs are the output and the reduce kernels are never launched
  * (they still exist, empty, so every program has the same kernels). */
-DEVICE_FN void mars_reduce_group(EmitCtx* ctx, GLOBAL const MarsRecord* recs, GLOBAL const uchar* keys,
-                                 GLOBAL const APP_VAL_T* vals, GLOBAL const u32* starts, u32 g) {
+DEVICE_FN void mars_reduce_group(EmitCtx* ctx, GLOBAL const MarsRecord* recs,
+                                 GLOBAL const uchar* keys, GLOBAL const APP_VAL_T* vals,
+                                 GLOBAL const u32* starts, u32 g) {
 #if APP_HAS_REDUCE
   ValueList values;
   values.recs = recs;
@@ -173,9 +197,10 @@ DEVICE_FN void mars_reduce_group(EmitCtx* ctx, GLOBAL const MarsRecord* recs, GL
 #endif
 }
 
-KERNEL mars_reduce_count(GLOBAL const MarsRecord* recs, GLOBAL const uchar* keys, GLOBAL const APP_VAL_T* vals,
-                         GLOBAL const u32* starts, u32 groups, u32 coalesced, GLOBAL const uchar* side,
-                         u32 side_size, GLOBAL u32* key_bytes, GLOBAL u32* outputs) {
+KERNEL mars_reduce_count(GLOBAL const MarsRecord* recs, GLOBAL const uchar* keys,
+                         GLOBAL const APP_VAL_T* vals, GLOBAL const u32* starts, u32 groups,
+                         u32 coalesced, GLOBAL const uchar* side, u32 side_size,
+                         GLOBAL u32* key_bytes, GLOBAL u32* outputs) {
   u32 t = GLOBAL_ID, threads = GLOBAL_SIZE;
   u32 per = (groups + threads - 1) / threads;
   EmitCtx ctx = mars_ctx(side, side_size, 1u, 0u, 0u);
@@ -188,10 +213,12 @@ KERNEL mars_reduce_count(GLOBAL const MarsRecord* recs, GLOBAL const uchar* keys
   outputs[t] = ctx.pairs;
 }
 
-KERNEL mars_reduce_emit(GLOBAL const MarsRecord* recs, GLOBAL const uchar* keys, GLOBAL const APP_VAL_T* vals,
-                        GLOBAL const u32* starts, u32 groups, u32 coalesced, GLOBAL const uchar* side,
-                        u32 side_size, GLOBAL const u32* key_offsets, GLOBAL const u32* out_offsets,
-                        GLOBAL uchar* out_keys, GLOBAL MarsOutRecord* out_recs, GLOBAL APP_OUT_T* out_vals) {
+KERNEL mars_reduce_emit(GLOBAL const MarsRecord* recs, GLOBAL const uchar* keys,
+                        GLOBAL const APP_VAL_T* vals, GLOBAL const u32* starts, u32 groups,
+                        u32 coalesced, GLOBAL const uchar* side, u32 side_size,
+                        GLOBAL const u32* key_offsets, GLOBAL const u32* out_offsets,
+                        GLOBAL uchar* out_keys, GLOBAL MarsOutRecord* out_recs,
+                        GLOBAL APP_OUT_T* out_vals) {
   u32 t = GLOBAL_ID, threads = GLOBAL_SIZE;
   u32 per = (groups + threads - 1) / threads;
   EmitCtx ctx = mars_ctx(side, side_size, 0u, key_offsets[t], out_offsets[t]);

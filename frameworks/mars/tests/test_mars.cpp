@@ -48,6 +48,17 @@ TEST_P(MarsTest, ByteCompareSortMatchesReference) {
   expect_reference(runtimes(o), app(), "sort");
 }
 
+// Built-in vector loads (mars.fig8): keys copied a word at a time at emit,
+// and compared a word at a time in the sort (with hashing off, every compare
+// reads key bytes).
+TEST_P(MarsTest, VectorLoadsMatchReference) {
+  mars::Options o;
+  o.vector_loads = true;
+  expect_reference(runtimes(o), app(), "vector");
+  o.hash_keys = false;
+  expect_reference(runtimes(o), app(), "vector, byte-compare sort");
+}
+
 TEST_P(MarsTest, ChunkedTasksAndOddShapesMatchReference) {
   mars::Options o;
   o.coalesced = false;
