@@ -9,6 +9,7 @@
 
 #include "datasets/chunked.h"
 #include "datasets/random.h"
+#include "datasets/zipf_table.h"
 #include "harness/core/errors.h"
 
 namespace harness::datasets {
@@ -195,19 +196,10 @@ struct alignas(32) WordRecord {
 
 struct Vocabulary {
   std::vector<WordRecord> words;  // by rank
-  // Sampling by inversion: cdf[r] = P(rank <= r) in units of 2^-31 (the last
-  // is 2^31), and guide[g] = the first rank whose cdf exceeds g * 2^15, so a
-  // draw starts at the right rank and scans at most a few (popular ranks are
-  // few per guide bucket and stay in cache).
-  std::vector<std::uint32_t> cdf;
-  std::vector<std::uint32_t> guide;
+  ZipfTable ranks;                // Zipf-Mandelbrot sampling of ranks
 
   // u: 31 random bits.
-  std::uint32_t sample(std::uint32_t u) const {
-    std::uint32_t r = guide[u >> 15];
-    while (cdf[r] <= u) ++r;
-    return r;
-  }
+  std::uint32_t sample(std::uint32_t u) const { return ranks.rank_of(u); }
 };
 
 std::vector<std::string> build_words(std::uint64_t seed) {
@@ -248,8 +240,7 @@ std::vector<std::string> build_words(std::uint64_t seed) {
   return words;
 }
 
-// Zipf-Mandelbrot weights 1 / (rank + 1 + q): summed in rank order in double
-// precision (exactly rounded operations only, so the same everywhere).
+// The words, padded, and their Zipf-Mandelbrot ranks (zipf_table.h).
 Vocabulary build_vocabulary(std::uint64_t seed) {
   Vocabulary vocab;
   const std::vector<std::string> words = build_words(seed);
@@ -261,24 +252,7 @@ Vocabulary build_vocabulary(std::uint64_t seed) {
     std::memcpy(rec.bytes, words[r].data(), words[r].size());
     rec.length = static_cast<std::uint8_t>(words[r].size());
   }
-  std::vector<double> cumulative(n);
-  double sum = 0;
-  for (std::uint32_t r = 0; r < n; ++r) {
-    sum += 1.0 / (r + 1 + kTextZipfOffset);
-    cumulative[r] = sum;
-  }
-  constexpr std::uint32_t kOne = std::uint32_t{1} << 31;
-  vocab.cdf.resize(n);
-  for (std::uint32_t r = 0; r < n; ++r) {
-    vocab.cdf[r] = static_cast<std::uint32_t>(cumulative[r] / sum * kOne);
-  }
-  vocab.cdf[n - 1] = kOne;  // above every draw: the scan always stops
-  vocab.guide.resize(std::size_t{1} << 16);
-  std::uint32_t r = 0;
-  for (std::uint32_t g = 0; g < vocab.guide.size(); ++g) {
-    while (vocab.cdf[r] <= g << 15) ++r;
-    vocab.guide[g] = r;
-  }
+  vocab.ranks = ZipfTable(n, kTextZipfOffset);
   return vocab;
 }
 

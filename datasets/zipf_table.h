@@ -1,6 +1,7 @@
 // Inverse-CDF sampling of Zipf-Mandelbrot ranks, weights 1 / (rank + 1 + q),
 // summed in rank order in double precision (exactly rounded operations only,
-// so the same on every platform): a 31-bit CDF and a guide table.
+// so the same on every platform): a 31-bit CDF and a guide table. Shared by
+// text-zipf, html-zipf and weblog.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,7 @@ namespace harness::datasets {
 
 class ZipfTable {
  public:
+  ZipfTable() = default;  // no ranks: sample nothing from it
   ZipfTable(std::uint32_t n, double q) : cdf_(n), guide_(std::size_t{1} << 16) {
     std::vector<double> cumulative(n);
     double sum = 0;
@@ -30,7 +32,11 @@ class ZipfTable {
     }
   }
   std::uint32_t sample(Rng& rng) const {
-    const auto u = static_cast<std::uint32_t>(rng.next() >> 33);  // 31 bits
+    return rank_of(static_cast<std::uint32_t>(rng.next() >> 33));  // 31 bits
+  }
+  // The rank of 31 random bits u: the guide gives the first candidate, a short
+  // scan the rank (the last cdf entry is 2^31, above every u).
+  std::uint32_t rank_of(std::uint32_t u) const {
     std::uint32_t r = guide_[u >> 15];
     while (cdf_[r] <= u) ++r;
     return r;
