@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "frameworks/apps/binary_values.h"
 #include "frameworks/apps/records.h"
 #include "frameworks/apps/registry.h"
 
@@ -12,12 +13,6 @@ namespace {
 
 // A page starts at byte 0 and at every line that begins with this marker.
 constexpr std::string_view kPageMarker = "<!-- page:";
-
-std::uint32_t u32_of(std::string_view raw) {
-  std::uint32_t v = 0;
-  std::memcpy(&v, raw.data(), std::min<std::size_t>(raw.size(), 4));
-  return v;
-}
 
 bool space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f'; }
 char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
@@ -142,7 +137,7 @@ class InvertedIndex final : public MapReduceApp {
       if (nl == std::string_view::npos) nl = size;
       const std::string_view s = text.substr(line, nl - line);
       if (s.substr(0, kPageMarker.size()) == kPageMarker) page = static_cast<std::uint32_t>(line);
-      const std::string value(reinterpret_cast<const char*>(&page), 4);
+      const std::string value = raw_bytes(page);
       LineLinks(s).each([&](std::string_view url) { out.emplace_back(std::string(url), value); });
       line = nl + 1;
     }
@@ -150,10 +145,10 @@ class InvertedIndex final : public MapReduceApp {
   }
 
   std::string format_value(std::string_view raw) const override {
-    return std::to_string(u32_of(raw));
+    return std::to_string(from_raw<std::uint32_t>(raw));
   }
   bool value_less(std::string_view a, std::string_view b) const override {
-    return u32_of(a) < u32_of(b);
+    return from_raw<std::uint32_t>(a) < from_raw<std::uint32_t>(b);
   }
 };
 

@@ -3,18 +3,13 @@
 #include <cstring>
 #include <string_view>
 
+#include "frameworks/apps/binary_values.h"
 #include "frameworks/apps/records.h"
 #include "frameworks/apps/registry.h"
 #include "harness/core/errors.h"
 
 namespace harness::apps {
 namespace {
-
-std::uint32_t u32_of(std::string_view raw) {
-  std::uint32_t v = 0;
-  std::memcpy(&v, raw.data(), std::min<std::size_t>(raw.size(), 4));
-  return v;
-}
 
 class StringMatch final : public MapReduceApp {
  public:
@@ -58,16 +53,16 @@ class StringMatch final : public MapReduceApp {
     for (std::size_t at = text.find(pattern); at != std::string_view::npos;
          at = text.find(pattern, at + 1)) {
       const auto offset = static_cast<std::uint32_t>(at);
-      out.emplace_back(pattern, std::string(reinterpret_cast<const char*>(&offset), 4));
+      out.emplace_back(pattern, raw_bytes(offset));
     }
     return out;
   }
 
   std::string format_value(std::string_view raw) const override {
-    return std::to_string(u32_of(raw));
+    return std::to_string(from_raw<std::uint32_t>(raw));
   }
   bool value_less(std::string_view a, std::string_view b) const override {
-    return u32_of(a) < u32_of(b);
+    return from_raw<std::uint32_t>(a) < from_raw<std::uint32_t>(b);
   }
 
  protected:

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "frameworks/apps/binary_values.h"
 #include "frameworks/apps/records.h"
 #include "frameworks/apps/registry.h"
 
@@ -54,16 +55,13 @@ class WordCount final : public MapReduceApp {
     }
     KeyValueList out;
     out.reserve(counts.size());
-    for (auto& [w, n] : counts)
-      out.emplace_back(w, std::string(reinterpret_cast<const char*>(&n), 4));
+    for (auto& [w, n] : counts) out.emplace_back(w, raw_bytes(n));
     sort_by_key(out);
     return out;
   }
 
   std::string format_value(std::string_view raw) const override {
-    std::uint32_t v = 0;
-    std::memcpy(&v, raw.data(), std::min<std::size_t>(raw.size(), 4));
-    return std::to_string(v);
+    return std::to_string(from_raw<std::uint32_t>(raw));
   }
 };
 
