@@ -4,12 +4,11 @@
 
 #include <algorithm>
 #include <cstring>
-#include <exception>
-#include <mutex>
 #include <thread>
 
 #include "frameworks/apps/mapreduce_app.h"
 #include "harness/core/errors.h"
+#include "harness/core/parallel.h"
 
 namespace harness::apps {
 namespace {
@@ -50,13 +49,9 @@ std::vector<std::uint32_t> split_lines(const std::uint8_t* data, std::size_t siz
   }
   bounds.push_back(size);
   std::vector<std::vector<std::uint32_t>> parts(bounds.size() - 1);
-  std::vector<std::thread> pool;
-  for (std::size_t p = 0; p < parts.size(); ++p) {
-    pool.emplace_back([&, p] {
-      split_range(data, bounds[p], bounds[p + 1], max_record_bytes, can_cut, parts[p]);
-    });
-  }
-  for (auto& t : pool) t.join();
+  parallel_for(static_cast<unsigned>(parts.size()), [&](unsigned p) {
+    split_range(data, bounds[p], bounds[p + 1], max_record_bytes, can_cut, parts[p]);
+  });
   std::vector<std::uint32_t> offsets;
   std::size_t total = 1;
   for (const auto& part : parts) total += part.size();
@@ -79,23 +74,9 @@ std::vector<std::uint32_t> reserve_task_records(const std::string& app, std::uin
 }
 
 void parallel_blocks(std::size_t count, const std::function<void(std::size_t, std::size_t)>& fn) {
-  const std::size_t threads =
-      std::max<std::size_t>(1, std::min<std::size_t>(std::thread::hardware_concurrency(), count));
-  std::vector<std::thread> pool;
-  std::exception_ptr error;
-  std::mutex mutex;
-  for (std::size_t t = 0; t < threads; ++t) {
-    pool.emplace_back([&, t] {
-      try {
-        fn(count * t / threads, count * (t + 1) / threads);
-      } catch (...) {
-        std::lock_guard lock(mutex);
-        error = std::current_exception();
-      }
-    });
-  }
-  for (auto& th : pool) th.join();
-  if (error) std::rethrow_exception(error);
+  const auto threads = static_cast<unsigned>(
+      std::max<std::size_t>(1, std::min<std::size_t>(std::thread::hardware_concurrency(), count)));
+  parallel_for(threads, [&](unsigned t) { fn(count * t / threads, count * (t + 1) / threads); });
 }
 
 }  // namespace harness::apps

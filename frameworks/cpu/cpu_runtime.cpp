@@ -1,7 +1,7 @@
 #include "frameworks/cpu/cpu_runtime.h"
 
 #include <map>
-#include <mutex>
+#include <thread>
 
 #include "frameworks/apps/registry.h"
 #include "harness/core/errors.h"
@@ -12,25 +12,6 @@ unsigned resolve_threads(unsigned requested) {
   if (requested) return requested;
   unsigned n = std::thread::hardware_concurrency();
   return n ? n : 1;
-}
-
-void parallel_for(unsigned workers, const std::function<void(unsigned)>& fn) {
-  std::vector<std::thread> pool;
-  pool.reserve(workers);
-  std::exception_ptr error;
-  std::mutex mutex;
-  for (unsigned w = 0; w < workers; ++w) {
-    pool.emplace_back([&, w] {
-      try {
-        fn(w);
-      } catch (...) {
-        std::lock_guard lock(mutex);
-        error = std::current_exception();
-      }
-    });
-  }
-  for (auto& t : pool) t.join();
-  if (error) std::rethrow_exception(error);
 }
 
 namespace {

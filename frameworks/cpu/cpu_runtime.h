@@ -14,6 +14,7 @@
 
 #include "frameworks/common/mapreduce_runtime.h"
 #include "frameworks/cpu/flat_table.h"
+#include "harness/core/parallel.h"
 #include "harness/core/stopwatch.h"
 #include "harness/dialect/dialect.h"
 
@@ -23,8 +24,8 @@ struct Options {
   unsigned threads = 0;  // 0 = every host core
 };
 
-// Runs fn(worker) on `workers` threads and joins them.
-void parallel_for(unsigned workers, const std::function<void(unsigned)>& fn);
+// Runs fn(worker) on `workers` threads and joins them (harness/core/parallel.h).
+using ::harness::parallel_for;
 unsigned resolve_threads(unsigned requested);
 
 // One factory per app or job, defined in cpu/apps/cpu_<app>.cpp (cpu_app.inc).
