@@ -38,6 +38,23 @@ std::vector<std::string> string_list(const json& j, const char* key, const std::
 
 const char* const kPresets[] = {"ci", "gpu", "paper"};
 
+// j's "sizes": preset -> non-empty list of valid size labels.
+std::map<std::string, std::vector<std::string>> parse_sizes(const json& j,
+                                                            const std::string& origin) {
+  std::map<std::string, std::vector<std::string>> sizes;
+  for (const auto& [preset, labels] : require(j, "sizes", json::value_t::object, origin).items()) {
+    if (!labels.is_array() || labels.empty())
+      throw UsageError(origin + ": sizes." + preset + " must be a non-empty list");
+    for (const auto& l : labels) {
+      if (!l.is_string())
+        throw UsageError(origin + ": sizes." + preset + " must list size strings");
+      datasets::parse_size(l.get<std::string>());
+      sizes[preset].push_back(l.get<std::string>());
+    }
+  }
+  return sizes;
+}
+
 // A number as a parameter string: integers without a decimal point.
 std::string param_text(const json& v, const std::string& where) {
   if (v.is_string()) return v.get<std::string>();
@@ -241,16 +258,7 @@ Experiment parse_experiment(const std::string& text, const std::string& origin) 
     e.validation_given = true;
   }
 
-  for (const auto& [preset, labels] : require(j, "sizes", json::value_t::object, origin).items()) {
-    if (!labels.is_array() || labels.empty())
-      throw UsageError(origin + ": sizes." + preset + " must be a non-empty list");
-    for (const auto& l : labels) {
-      if (!l.is_string())
-        throw UsageError(origin + ": sizes." + preset + " must list size strings");
-      datasets::parse_size(l.get<std::string>());
-      e.sizes[preset].push_back(l.get<std::string>());
-    }
-  }
+  e.sizes = parse_sizes(j, origin);
   for (const auto& [preset, n] : require(j, "reps", json::value_t::object, origin).items()) {
     if (!n.is_number_integer() || n.get<int>() < 1)
       throw UsageError(origin + ": reps." + preset + " must be a positive integer");
@@ -268,23 +276,14 @@ Experiment parse_experiment(const std::string& text, const std::string& origin) 
       AppDataset ad;
       ad.dataset = text_field(d, "dataset", where);
       datasets::find_generator(ad.dataset);
-      for (const auto& [preset, labels] :
-           require(d, "sizes", json::value_t::object, where).items()) {
-        if (!labels.is_array() || labels.empty())
-          throw UsageError(where + ": sizes." + preset + " must be a non-empty list");
-        for (const auto& l : labels) {
-          if (!l.is_string()) throw UsageError(where + ": sizes." + preset + " must list sizes");
-          datasets::parse_size(l.get<std::string>());
-          ad.sizes[preset].push_back(l.get<std::string>());
-        }
-      }
-      for (const char* p : {"ci", "gpu", "paper"}) {
+      ad.sizes = parse_sizes(d, where);
+      for (const char* p : kPresets) {
         if (!ad.sizes.count(p)) throw UsageError(where + ": sizes must name the preset " + p);
       }
       e.app_datasets[app] = std::move(ad);
     }
   }
-  for (const char* p : {"ci", "gpu", "paper"}) {
+  for (const char* p : kPresets) {
     if (!e.sizes.count(p) || !e.reps.count(p)) {
       throw UsageError(
           origin + ": sizes and reps must name the presets ci, gpu and paper (missing " + p + ")");
