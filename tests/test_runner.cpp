@@ -229,6 +229,46 @@ TEST_F(RunnerTest, MalformedSpecsAreUsageErrors) {
       UsageError);
 }
 
+// app_datasets: an app of its own input and sizes beside the experiment's.
+TEST_F(RunnerTest, AppDatasetsGiveAnAppItsOwnInputAndAreChecked) {
+  const auto spec = [](const std::string& app_datasets) {
+    return R"({"id": "test.apps", "title": "t", "seed": "-", "claim": "-", "verdict_rule": "-",
+      "verdict": {"kind": "all_valid"}, "dataset": "text-zipf",
+      "runs": [{"framework": "cpu", "variants": ["default"], "apps": ["wordcount", "stringmatch"]}],
+      "sizes": {"ci": ["16KiB"], "gpu": ["16KiB"], "paper": ["16KiB"]},
+      "reps": {"ci": 1, "gpu": 1, "paper": 1}, "app_datasets": )" +
+           app_datasets + "}";
+  };
+  const std::string good =
+      R"({"stringmatch": {"dataset": "html-zipf", "sizes": {"ci": ["8KiB", "32KiB"], "gpu": ["1MiB"], "paper": ["1MiB"]}}})";
+  Experiment e = parse_experiment(spec(good), "inline");
+  RunOptions o;
+  o.preset = "ci";
+  o.backend = backend::Kind::cpu;
+  o.out_path = dir_ / "apps.json";
+  o.data_dir = dir_ / "data";
+  EXPECT_EQ(run_experiment(e, o).ok, 3);
+  std::vector<std::string> seen;
+  const nlohmann::json doc = read(o.out_path);
+  for (const auto& p : doc["points"]) {
+    seen.push_back(p["app"].get<std::string>() + "@" +
+                   p["dataset"]["generator"].get<std::string>() + "/" +
+                   p["dataset"]["label"].get<std::string>());
+  }
+  EXPECT_EQ(seen,
+            (std::vector<std::string>{"wordcount@text-zipf/16KiB", "stringmatch@html-zipf/8KiB",
+                                      "stringmatch@html-zipf/32KiB"}));
+  for (
+      const char* bad :
+      {R"({"invertedindex": {"dataset": "html-zipf", "sizes": {"ci": ["1KiB"], "gpu": ["1KiB"], "paper": ["1KiB"]}}})",
+       R"({"stringmatch": {"dataset": "html-zipf", "sizes": {"ci": ["1KiB"], "gpu": ["1KiB"]}}})",
+       R"({"stringmatch": {"dataset": "nope", "sizes": {"ci": ["1KiB"], "gpu": ["1KiB"], "paper": ["1KiB"]}}})",
+       R"({"stringmatch": {"dataset": "html-zipf", "sizes": {"ci": ["1 potato"], "gpu": ["1KiB"], "paper": ["1KiB"]}}})",
+       R"({"stringmatch": "html-zipf"})"}) {
+    EXPECT_THROW(parse_experiment(spec(bad), "inline"), UsageError) << bad;
+  }
+}
+
 TEST_F(RunnerTest, TwoAxesExpandWithASkippedCombination) {
   Experiment e = parse_experiment(
       spec_with(R"("runs": [{"framework": "test", "variants": ["counting"], "apps": ["wordcount"]},
