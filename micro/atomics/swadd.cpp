@@ -13,7 +13,6 @@
 #include <random>
 
 #include "harness/core/errors.h"
-#include "harness/core/stats.h"
 #include "micro/atomics/internal.h"
 
 namespace harness::atomics {
@@ -214,22 +213,7 @@ class AddPoint final : public KernelPoint {
 // Median device time of `launch` over 3 runs after a warm-up, ms.
 double probe_ms(backend::Device& device, const std::function<void(backend::Queue&)>& launch,
                 const std::function<void(backend::Queue&)>& reset) {
-  auto& q = device.queue();
-  std::vector<double> ms;
-  for (int r = 0; r <= 3; ++r) {
-    reset(q);
-    q.finish();
-    q.take_spans();
-    q.begin_span("probe");
-    launch(q);
-    q.end_span();
-    for (auto& s : q.take_spans()) {
-      if (r > 0) ms.push_back(s.milliseconds);
-    }
-  }
-  const double m = stats::median(ms);
-  if (!(m > 0)) throw RunError("atomics model probe: the device reported no time");
-  return m;
+  return micro::median_kernel_ms(device, launch, reset, 3, "atomics model probe");
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "datasets/dataset.h"
 #include "harness/core/errors.h"
+#include "harness/core/stats.h"
 
 namespace harness::micro {
 
@@ -77,6 +78,27 @@ std::string compare_checksums(const std::vector<std::uint32_t>& expected,
   if (wrong == 0) return "";
   return fmt::format("{} of {} work-item checksums differ from the closed form: {}", wrong,
                      expected.size(), first);
+}
+
+double median_kernel_ms(backend::Device& device, const std::function<void(backend::Queue&)>& launch,
+                        const std::function<void(backend::Queue&)>& reset, int reps,
+                        const std::string& what) {
+  auto& q = device.queue();
+  std::vector<double> ms;
+  for (int r = 0; r <= reps; ++r) {
+    if (reset) reset(q);
+    q.finish();
+    q.take_spans();
+    q.begin_span("probe");
+    launch(q);
+    q.end_span();
+    for (auto& s : q.take_spans()) {
+      if (r > 0) ms.push_back(s.milliseconds);
+    }
+  }
+  const double m = stats::median(ms);
+  if (!(m > 0)) throw RunError(what + ": the device reported no time for its kernel");
+  return m;
 }
 
 }  // namespace harness::micro

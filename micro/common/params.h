@@ -1,9 +1,10 @@
 // Pieces every microbenchmark family shares (micro/memory, micro/atomics):
-// parameter parsing, work-group checks, fill launches and exact checksum
-// comparison.
+// parameter parsing, work-group checks, fill launches, probe timing and
+// exact checksum comparison.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,13 @@ backend::LaunchShape fill_shape(const backend::DeviceInfo& info, std::uint64_t i
 // The device of a point; UsageError naming family/variant for the cpu backend.
 backend::Device& point_device(const PointContext& ctx, const std::string& family,
                               const std::string& variant);
+
+// Median device time of `launch` (ms) over `reps` runs after one warm-up;
+// `reset` (untimed, may be empty) runs before each. RunError naming `what`
+// when the device reports no time.
+double median_kernel_ms(backend::Device& device, const std::function<void(backend::Queue&)>& launch,
+                        const std::function<void(backend::Queue&)>& reset, int reps,
+                        const std::string& what);
 
 // Exact comparison of per-work-item checksums: "" when equal, else the count of
 // differences and the first three (index, expected, got).

@@ -10,7 +10,6 @@
 
 #include "harness/core/ceilings.h"
 #include "harness/core/errors.h"
-#include "harness/core/stats.h"
 #include "micro/memory/internal.h"
 
 namespace harness::memory {
@@ -36,22 +35,7 @@ std::uint32_t compute_units(const backend::DeviceInfo& info) {
 // `reset` (untimed) runs before each.
 double median_ms(backend::Device& device, const std::function<void(backend::Queue&)>& launch,
                  const std::function<void(backend::Queue&)>& reset = {}) {
-  auto& q = device.queue();
-  std::vector<double> ms;
-  for (int r = 0; r <= kReps; ++r) {
-    if (reset) reset(q);
-    q.finish();
-    q.take_spans();
-    q.begin_span("probe");
-    launch(q);
-    q.end_span();
-    for (auto& s : q.take_spans()) {
-      if (r > 0) ms.push_back(s.milliseconds);
-    }
-  }
-  const double m = stats::median(ms);
-  if (!(m > 0)) throw RunError("the device reported no time for the probe's kernel");
-  return m;
+  return micro::median_kernel_ms(device, launch, reset, kReps, "ceiling probe");
 }
 
 nlohmann::json entry(const char* name, double value, const char* unit, std::string method) {
