@@ -2,6 +2,7 @@
 // canonical order and both comparisons.
 #include <gtest/gtest.h>
 
+#include "frameworks/apps/records.h"
 #include "frameworks/apps/registry.h"
 #include "harness/core/errors.h"
 
@@ -47,6 +48,22 @@ TEST(MapReduceApps, InputsOf4GiBFailWithTheLimit) {
     }
   }
   EXPECT_NO_THROW(check_input_size(wordcount_app(), 0xfffffffeu));
+}
+
+// Task records (MM, SS) whose codes would not fit the 32-bit offsets fail
+// with the app and the limit named, before anything is allocated.
+TEST(MapReduceApps, TaskRecordsBeyond32BitOffsetsFailWithTheLimit) {
+  EXPECT_EQ(reserve_task_records("matrixmult", 10, 10).capacity(), 11u);
+  for (const auto& [count, end] :
+       {std::pair<std::uint64_t, std::uint64_t>{0xffffffffULL, 1}, {5, std::uint64_t{1} << 33}}) {
+    try {
+      reserve_task_records("matrixmult", count, end);
+      ADD_FAILURE() << "no RunError for " << count << " tasks up to " << end;
+    } catch (const RunError& e) {
+      EXPECT_NE(std::string(e.what()).find("matrixmult: "), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("32-bit record offsets"), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(MapReduceApps, ExactComparisonOfCanonicalListsWithRepeatedKeys) {
