@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "frameworks/apps/registry.h"
+#include "frameworks/common/job_chain.h"
 #include "frameworks/common/mapreduce_runtime.h"
 #include "frameworks/cpu/cpu_runtime.h"
 #include "harness/core/errors.h"
@@ -93,6 +94,26 @@ TEST(MapReducePoint, BadParametersAndKindsAreUsageErrors) {
   EXPECT_THROW(point("stringmatch", {{"pattern", ""}}, "set"), UsageError);
   EXPECT_THROW(point("stringmatch", {}, "sanity"), UsageError);
   EXPECT_THROW(point("nope", {}, "exact"), UsageError);
+}
+
+// A chained app runs each job on its own runtime; a job without one is a
+// usage error naming it, before anything runs.
+TEST(JobChain, EveryJobNeedsARuntime) {
+  std::vector<std::string> made;
+  mapreduce::JobChain chain(apps::pageviewrank_app(), [&made](const std::string& job) {
+    made.push_back(job);
+    return cpu::make_runtime(job, {1});
+  });
+  EXPECT_EQ(made, (std::vector<std::string>{"pvc_dedup", "pvc_count", "pvr_rank"}));
+  try {
+    mapreduce::JobChain broken(apps::pageviewcount_app(), [](const std::string& job) {
+      return job == "pvc_count" ? nullptr : cpu::make_runtime(job, {1});
+    });
+    FAIL() << "no UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("no runtime for job 'pvc_count'"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(MapReducePoint, InputsOf4GiBFailBeforeTheReference) {
