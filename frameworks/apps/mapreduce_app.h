@@ -107,16 +107,25 @@ class MapReduceApp {
 
   // Tolerance validation (floating-point results): splits a pair into an
   // identity compared exactly (a matrix cell, a cluster and its count, a
-  // document pair) and numbers compared within the policy's tolerance.
-  // Default: the whole pair (formatted) is the identity and there are no
-  // numbers, so "tolerance" means "set" for apps without floats.
-  struct TolerantPair {
-    std::string identity;
-    std::vector<double> numbers;
-  };
-  virtual TolerantPair tolerant_view(std::string_view key, std::string_view value) const {
-    return {format_key(key) + '\t' + format_value(value), {}};
+  // document pair), returned, and numbers compared within the policy's
+  // tolerance, appended to `numbers` (no allocation per pair: validation
+  // views millions of pairs after every run). Default: the whole pair
+  // (formatted) is the identity and there are no numbers, so "tolerance"
+  // means "set" for apps without floats.
+  virtual std::string tolerant_view(std::string_view key, std::string_view value,
+                                    std::vector<double>& /*numbers*/) const {
+    return format_key(key) + '\t' + format_value(value);
   }
+
+  // Co-processing (mars.fig9) runs disjoint slices of one input's records on
+  // two runtimes; merge_outputs joins their outputs, each in canonical order
+  // (sort_output), into the output of the whole input, in canonical order, in
+  // one linear merge. Map-only apps keep every pair. Apps with a reduce have
+  // one pair per key in each part, and the values of a key found in several
+  // parts are folded with merge_values (the default throws UsageError: the
+  // app cannot be split).
+  KeyValueList merge_outputs(std::vector<KeyValueList> parts) const;
+  virtual std::string merge_values(std::string_view a, std::string_view b) const;
 
   // Apps of several chained MapReduce jobs (page view count: remove duplicate
   // entries, then count): the jobs in order, each a MapReduceApp of its own

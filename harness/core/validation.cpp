@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "harness/core/errors.h"
+#include "harness/core/parallel_sort.h"
 
 namespace harness {
 
@@ -19,6 +20,11 @@ void check_policy(const ValidationPolicy& p) {
     throw UsageError("a tolerance validation needs 'rel' or 'abs' greater than 0");
 }
 
+bool within_tolerance(double expected, double actual, const ValidationPolicy& policy) {
+  return std::isfinite(actual) &&
+         std::fabs(actual - expected) <= policy.abs + policy.rel * std::fabs(expected);
+}
+
 std::string compare_within_tolerance(std::span<const double> expected,
                                      std::span<const double> actual,
                                      const ValidationPolicy& policy) {
@@ -29,10 +35,8 @@ std::string compare_within_tolerance(std::span<const double> expected,
   double worst = 0;
   for (std::size_t i = 0; i < expected.size(); ++i) {
     const double e = expected[i], a = actual[i];
-    const double err = std::fabs(a - e);
-    const bool ok = std::isfinite(a) && err <= policy.abs + policy.rel * std::fabs(e);
-    if (e != 0 && std::isfinite(a)) worst = std::max(worst, err / std::fabs(e));
-    if (ok) continue;
+    if (e != 0 && std::isfinite(a)) worst = std::max(worst, std::fabs(a - e) / std::fabs(e));
+    if (within_tolerance(e, a, policy)) continue;
     if (++bad <= 3) {
       first +=
           fmt::format("{}[{}] expected {:.9g}, got {:.9g}", first.empty() ? "" : "; ", i, e, a);
@@ -57,8 +61,8 @@ std::string escape_bytes(const std::string& raw, std::size_t max) {
 }
 
 std::string compare_as_sets(Pairs expected, Pairs actual) {
-  std::sort(expected.begin(), expected.end());
-  std::sort(actual.begin(), actual.end());
+  parallel_sort(expected);
+  parallel_sort(actual);
   Pairs missing, extra;
   std::set_difference(expected.begin(), expected.end(), actual.begin(), actual.end(),
                       std::back_inserter(missing));

@@ -28,7 +28,10 @@ struct ValidationPolicy {
 // Throws UsageError for an unknown kind or a negative tolerance.
 void check_policy(const ValidationPolicy& policy);
 
-// Element-wise |actual - expected| <= abs + rel * |expected|; NaN never passes;
+// One number: |actual - expected| <= abs + rel * |expected|; NaN never passes.
+bool within_tolerance(double expected, double actual, const ValidationPolicy& policy);
+
+// Element-wise within_tolerance;
 // lengths must agree. Names up to three offending indices and the largest
 // relative error.
 std::string compare_within_tolerance(std::span<const double> expected,

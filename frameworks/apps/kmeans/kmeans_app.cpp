@@ -138,12 +138,26 @@ class KMeans final : public MapReduceApp {
     }
     return out;
   }
+  // A cluster's points split between two parts: the centroid is the mean of
+  // the two means weighted by their counts.
+  std::string merge_values(std::string_view a, std::string_view b) const override {
+    const auto x = from_raw<KmCentroid>(a), y = from_raw<KmCentroid>(b);
+    KmCentroid out = x;
+    out.count = x.count + y.count;
+    for (std::uint32_t d = 0; d < kMaxDims; ++d) {
+      out.centroid[d] = out.count == 0 ? 0.0f
+                                       : static_cast<float>((double{x.centroid[d]} * x.count +
+                                                             double{y.centroid[d]} * y.count) /
+                                                            out.count);
+    }
+    return raw_bytes(out);
+  }
   // The cluster and its point count are exact; the coordinates within tolerance.
-  TolerantPair tolerant_view(std::string_view key, std::string_view value) const override {
+  std::string tolerant_view(std::string_view key, std::string_view value,
+                            std::vector<double>& numbers) const override {
     const auto c = from_raw<KmCentroid>(value);
-    TolerantPair t{std::string(key) + ":" + std::to_string(c.count), {}};
-    for (std::uint32_t d = 0; d < c.dims && d < kMaxDims; ++d) t.numbers.push_back(c.centroid[d]);
-    return t;
+    for (std::uint32_t d = 0; d < c.dims && d < kMaxDims; ++d) numbers.push_back(c.centroid[d]);
+    return std::string(key) + ":" + std::to_string(c.count);
   }
 
  protected:

@@ -17,6 +17,10 @@ class PvcCount final : public LineCountApp {
   }
   std::string default_dataset() const override { return "weblog"; }
   bool has_reduce() const override { return true; }
+  // A URL's distinct entries split between two parts: the counts add.
+  std::string merge_values(std::string_view a, std::string_view b) const override {
+    return raw_bytes(from_raw<std::uint32_t>(a) + from_raw<std::uint32_t>(b));
+  }
   // Its input has distinct entries already, so counting them is the answer.
   KeyValueList reference(const Params&, const std::uint8_t* data, std::size_t size) const override {
     KeyValueList out;
