@@ -104,6 +104,22 @@ std::function<std::unique_ptr<PointRunner>(const PointContext&)> point_factory(
   };
 }
 
+PreparedInput preprocess(const apps::MapReduceApp& app, const apps::Params& params,
+                         const std::uint8_t* data, std::size_t size) {
+  PreparedInput in;
+  in.data = data;
+  in.size = size;
+  in.offsets = app.split_records(data, size);
+  in.side = app.side_data(params, data, size);
+  return in;
+}
+
+RunResult Runtime::run_records(const apps::MapReduceApp& app, const PreparedInput& /*input*/,
+                               std::uint32_t /*first*/, std::uint32_t /*last*/) {
+  throw UsageError(name() + " cannot run a slice of an input's records (app '" + app.name() +
+                   "'), so it cannot co-process");
+}
+
 bool param_bool(const Params& params, const std::string& name) {
   auto it = params.find(name);
   if (it == params.end()) throw UsageError("missing parameter '" + name + "'");

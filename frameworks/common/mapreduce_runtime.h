@@ -5,11 +5,26 @@
 
 #include <functional>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "frameworks/apps/mapreduce_app.h"
 #include "harness/core/registry.h"
 
 namespace harness::mapreduce {
+
+// An input after the host preprocessing every runtime starts a run with: the
+// app's record split (Mars' AddMapInputRecord) and its side data.
+struct PreparedInput {
+  const std::uint8_t* data = nullptr;
+  std::size_t size = 0;
+  std::vector<std::uint32_t> offsets;  // records' starts, then the end (records + 1 entries)
+  std::vector<std::uint8_t> side;
+  std::uint32_t records() const { return static_cast<std::uint32_t>(offsets.size() - 1); }
+};
+// app.split_records and app.side_data(params, ...) of the whole input.
+PreparedInput preprocess(const apps::MapReduceApp& app, const apps::Params& params,
+                         const std::uint8_t* data, std::size_t size);
 
 struct RunResult {
   Measurement measurement;
@@ -31,6 +46,15 @@ class Runtime {
   // memory. Inputs of apps::kMaxInputBytes or more throw RunError.
   virtual RunResult run(const apps::MapReduceApp& app, const std::uint8_t* input,
                         std::size_t size) = 0;
+  // One timed run over map records [first, last) of an input the caller has
+  // preprocessed (co-processing, mars.fig9, splits one input between two
+  // runtimes): no `preprocess` phase; the output is that of those records
+  // alone (apps::MapReduceApp::merge_outputs joins such parts). Default: a
+  // UsageError naming the runtime.
+  virtual RunResult run_records(const apps::MapReduceApp& app, const PreparedInput& input,
+                                std::uint32_t first, std::uint32_t last);
+  // For messages.
+  virtual std::string name() const { return "this runtime"; }
 
  protected:
   apps::Params app_params_;

@@ -158,6 +158,55 @@ DEVICE_FN int mars_same_key(GLOBAL const uchar* keys, MarsRecord a, MarsRecord b
   return 1;
 }
 
+/* ----------------------------------------------------------- radix sort */
+/* mars/radix groups the records with a device-wide radix sort
+ * (frameworks/common/kernels/radix_sort.cl) of a 64-bit key hash instead of
+ * the bitonic sort: the low word is a second hash of the key bytes, sorted
+ * first (LSD), the high word the record's FNV-1a hash, sorted last; the
+ * records are then gathered in that order. Equal keys end up adjacent unless
+ * two different keys share both hashes: mars_radix_collisions counts such
+ * neighbours, and the host then falls back to the bitonic sort. `mask` keeps
+ * bits of the second hash (all but in tests, which force collisions). */
+DEVICE_FN u32 mars_hash2(GLOBAL const uchar* keys, MarsRecord r) {
+  u32 h = 0x9e3779b9u ^ r.key_len;
+  for (u32 i = 0; i < r.key_len; ++i)
+    h = (((h << 5) | (h >> 27)) ^ keys[r.key_off + i]) * 0x27d4eb2du;
+  h ^= h >> 16;
+  h *= 0x85ebca6bu;
+  return h ^ (h >> 13);
+}
+
+KERNEL mars_radix_keys(GLOBAL const MarsRecord* recs, GLOBAL const uchar* keys, u32 n, u32 mask,
+                       GLOBAL u32* low, GLOBAL u32* order) {
+  u32 i = GLOBAL_ID;
+  if (i >= n) return;
+  low[i] = mars_hash2(keys, recs[i]) & mask;
+  order[i] = i;
+}
+
+KERNEL mars_radix_gather_hash(GLOBAL const MarsRecord* recs, GLOBAL const u32* order, u32 n,
+                              GLOBAL u32* high) {
+  u32 i = GLOBAL_ID;
+  if (i < n) high[i] = recs[order[i]].hash;
+}
+
+KERNEL mars_radix_gather(GLOBAL const MarsRecord* recs, GLOBAL const u32* order, u32 n,
+                         GLOBAL MarsRecord* sorted) {
+  u32 i = GLOBAL_ID;
+  if (i < n) sorted[i] = recs[order[i]];
+}
+
+KERNEL mars_radix_collisions(GLOBAL const MarsRecord* recs, GLOBAL const uchar* keys, u32 n,
+                             u32 mask, GLOBAL u32* collisions) {
+  u32 i = GLOBAL_ID;
+  if (i == 0 || i >= n) return;
+  MarsRecord a = recs[i - 1], b = recs[i];
+  if (a.hash == b.hash && !mars_same_key(keys, a, b) &&
+      ((mars_hash2(keys, a) ^ mars_hash2(keys, b)) & mask) == 0u) {
+    ATOMIC_INC_U32(collisions);
+  }
+}
+
 KERNEL mars_mark_groups(GLOBAL const MarsRecord* recs, GLOBAL const uchar* keys, u32 n,
                         GLOBAL u32* flags) {
   u32 i = GLOBAL_ID;

@@ -2,6 +2,7 @@
 // every app's reference: word count (map, sort, reduce) and the map-only apps
 // (Mars' noReduce: the sorted intermediate pairs are the output).
 #include <cstring>
+#include <map>
 
 #include "frameworks/apps/registry.h"
 #include "frameworks/common/tests/device_fixture.h"
@@ -59,6 +60,13 @@ TEST_P(MarsTest, VectorLoadsMatchReference) {
   expect_reference(runtimes(o), app(), "vector, byte-compare sort");
 }
 
+// mars/radix: grouping by a radix sort of 64-bit key hashes.
+TEST_P(MarsTest, RadixSortMatchesReference) {
+  mars::Options o;
+  o.radix = true;
+  expect_reference(runtimes(o), app(), "radix");
+}
+
 TEST_P(MarsTest, ChunkedTasksAndOddShapesMatchReference) {
   mars::Options o;
   o.coalesced = false;
@@ -81,6 +89,50 @@ INSTANTIATE_TEST_SUITE_P(
     test_name);
 
 using MarsPhases = DeviceTest;
+
+// Two lower-case words with the same 32-bit FNV-1a hash (Mars' record hash),
+// found by a birthday search.
+std::pair<std::string, std::string> fnv_colliding_words() {
+  std::map<std::uint32_t, std::string> seen;
+  for (std::uint32_t i = 0;; ++i) {
+    std::string w;
+    for (std::uint32_t v = i; w.size() < 6; v /= 26) w += static_cast<char>('a' + v % 26);
+    std::uint32_t h = 2166136261u;
+    for (char c : w) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+    auto [it, inserted] = seen.emplace(h, w);
+    if (!inserted) return {it->second, w};
+  }
+}
+
+// With the second hash masked off, two different words share the whole sort
+// key and interleave after the radix sort: the collision check must see them
+// and the bitonic fallback must still group every word.
+TEST_P(MarsPhases, RadixSortCollisionsFallBackToTheByteSort) {
+  const auto [a, b] = fnv_colliding_words();
+  ASSERT_NE(a, b);
+  std::string text;
+  for (int i = 0; i < 300; ++i) text += a + " " + b + " x" + std::string(i % 7, 'y') + "\n";
+  const apps::MapReduceApp& app = apps::wordcount_app();
+  mars::Options o;
+  o.radix = true;
+  o.radix_hash2_mask = 0;
+  auto runtime = mars::make_runtime(*device_, o);
+  runtime->prepare(app);
+  mapreduce::RunResult r =
+      runtime->run(app, reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+  EXPECT_GT(r.measurement.counters.at("hash_collisions"), 0);
+  apps::KeyValueList expected =
+      app.reference({}, reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+  apps::sort_output(app, expected);
+  EXPECT_EQ(apps::compare_outputs(app, expected, r.output), "");
+
+  o.radix_hash2_mask = 0xffffffffu;  // the full 64-bit key separates them
+  runtime = mars::make_runtime(*device_, o);
+  runtime->prepare(app);
+  r = runtime->run(app, reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+  EXPECT_EQ(r.measurement.counters.at("hash_collisions"), 0);
+  EXPECT_EQ(apps::compare_outputs(app, expected, r.output), "");
+}
 
 std::vector<std::string> phase_names(const mapreduce::RunResult& r) {
   std::vector<std::string> names;
