@@ -127,6 +127,12 @@ class MapReduceApp {
   KeyValueList merge_outputs(std::vector<KeyValueList> parts) const;
   virtual std::string merge_values(std::string_view a, std::string_view b) const;
 
+  // Inputs of kMaxInputBytes or more run in pieces cut at line ends, each
+  // below the limit, whose outputs merge_outputs joins (JobChain): true for
+  // apps whose records are lines and whose output holds no input positions
+  // (those would need more than 32 bits). Default: false (such inputs fail).
+  virtual bool splits_at_lines() const { return false; }
+
   // Apps of several chained MapReduce jobs (page view count: remove duplicate
   // entries, then count): the jobs in order, each a MapReduceApp of its own
   // with its dialect files (compiled as a program per runtime); empty for an

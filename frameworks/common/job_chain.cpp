@@ -52,8 +52,58 @@ void JobChain::prepare() {
   for (std::size_t i = 0; i < jobs_.size(); ++i) runtimes_[i]->prepare(*jobs_[i]);
 }
 
+bool JobChain::can_run(std::size_t size) const {
+  if (size < max_run_bytes_) return true;
+  for (const apps::MapReduceApp* job : jobs_) {
+    if (!job->splits_at_lines()) return false;
+  }
+  return true;
+}
+
+RunResult JobChain::run_job(std::size_t i, const std::uint8_t* data, std::size_t bytes) {
+  const apps::MapReduceApp& job = *jobs_[i];
+  if (bytes < max_run_bytes_) return runtimes_[i]->run(job, data, bytes);
+  if (!job.splits_at_lines()) {
+    throw RunError(job.name() + ": an input of " + std::to_string(bytes) +
+                   " bytes reaches the runtimes' limit of " + std::to_string(max_run_bytes_) +
+                   " (32-bit offsets), and its output holds input positions or its records are "
+                   "not lines, so it cannot run in pieces");
+  }
+  RunResult result;
+  double total_ms = 0;
+  std::vector<apps::KeyValueList> outputs;
+  for (std::size_t begin = 0; begin < bytes;) {
+    // The piece ends after the last line end that keeps it below the limit.
+    std::size_t end = bytes;
+    if (bytes - begin >= max_run_bytes_) {
+      const auto* first = data + begin;
+      const auto* last = first + (max_run_bytes_ - 1);
+      while (last > first && last[-1] != '\n') --last;
+      if (last == first) {
+        throw RunError(job.name() + ": a line of " + std::to_string(max_run_bytes_) +
+                       " bytes or more at byte " + std::to_string(begin) +
+                       " cannot fit a piece below the runtimes' limit");
+      }
+      end = begin + static_cast<std::size_t>(last - first);
+    }
+    RunResult piece = runtimes_[i]->run(job, data + begin, end - begin);
+    accumulate(result, piece);
+    total_ms += piece.measurement.total_ms;
+    outputs.push_back(std::move(piece.output));
+    begin = end;
+  }
+  const auto pieces = static_cast<double>(outputs.size());
+  Stopwatch merge;
+  result.output = job.merge_outputs(std::move(outputs));
+  const double merge_ms = merge.elapsed_ms();
+  add_phase(result.measurement.phases, "merge", merge_ms);
+  result.measurement.total_ms = total_ms + merge_ms;
+  result.measurement.counters["pieces"] = pieces;
+  return result;
+}
+
 RunResult JobChain::run(const std::uint8_t* input, std::size_t size) {
-  if (jobs_.size() == 1 && jobs_[0] == &app_) return runtimes_[0]->run(app_, input, size);
+  if (jobs_.size() == 1 && jobs_[0] == &app_) return run_job(0, input, size);
   // The app's time is its jobs' own times (each from input in host memory to
   // output in host memory, as for a one-job app) plus the host steps between
   // them; turning a job's output into the harness's sorted key/value lists
@@ -64,7 +114,7 @@ RunResult JobChain::run(const std::uint8_t* input, std::size_t size) {
   for (std::size_t i = 0; i < jobs_.size(); ++i) {
     const auto* data = i == 0 ? input : reinterpret_cast<const std::uint8_t*>(between.data());
     const std::size_t bytes = i == 0 ? size : between.size();
-    RunResult job = runtimes_[i]->run(*jobs_[i], data, bytes);
+    RunResult job = run_job(i, data, bytes);
     accumulate(result, job);
     total_ms += job.measurement.total_ms;
     Stopwatch host;

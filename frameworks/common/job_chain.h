@@ -27,6 +27,16 @@ class JobChain {
   // are the phase "chain". Counters add up; work accumulates.
   RunResult run(const std::uint8_t* input, std::size_t size);
 
+  // A job's input of this many bytes or more runs in pieces below it, cut at
+  // line ends, one after another, and the pieces' outputs are merged
+  // (apps::MapReduceApp::merge_outputs, phase "merge"); a job whose app does
+  // not split at lines fails with a RunError naming the limit. Default: the
+  // runtimes' 32-bit offsets (apps::kMaxInputBytes); tests set less.
+  void set_max_run_bytes(std::size_t bytes) { max_run_bytes_ = bytes; }
+  // Whether an input of `size` bytes can run: below the limit, or every job
+  // splits at lines (a later job's input is not known before the run).
+  bool can_run(std::size_t size) const;
+
   const apps::MapReduceApp& app() const { return app_; }
 
  private:
@@ -34,6 +44,9 @@ class JobChain {
   std::vector<const apps::MapReduceApp*> jobs_;
   std::vector<std::unique_ptr<Runtime>> runtimes_;
   apps::Params params_;  // the app's
+  std::size_t max_run_bytes_ = apps::kMaxInputBytes;
+
+  RunResult run_job(std::size_t i, const std::uint8_t* data, std::size_t bytes);
 };
 
 }  // namespace harness::mapreduce

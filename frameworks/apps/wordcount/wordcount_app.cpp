@@ -63,6 +63,8 @@ class WordCount final : public MapReduceApp {
   std::string format_value(std::string_view raw) const override {
     return std::to_string(from_raw<std::uint32_t>(raw));
   }
+  // No word spans a line end.
+  bool splits_at_lines() const override { return true; }
   // A word counted in two parts of the input: the counts add.
   std::string merge_values(std::string_view a, std::string_view b) const override {
     return raw_bytes(from_raw<std::uint32_t>(a) + from_raw<std::uint32_t>(b));

@@ -8,6 +8,7 @@
 #include "frameworks/apps/registry.h"
 #include "frameworks/common/job_chain.h"
 #include "frameworks/common/mapreduce_runtime.h"
+#include "frameworks/common/tests/mapreduce_inputs.h"
 #include "frameworks/cpu/cpu_runtime.h"
 #include "harness/core/errors.h"
 
@@ -116,19 +117,65 @@ TEST(JobChain, EveryJobNeedsARuntime) {
   }
 }
 
-TEST(MapReducePoint, InputsOf4GiBFailBeforeTheReference) {
+// String match's values are input positions, which need more than 32 bits
+// past 4 GiB, so such an input cannot run in pieces either.
+TEST(MapReducePoint, InputsOf4GiBFailBeforeTheReferenceWhenTheAppCannotRunInPieces) {
   PointContext ctx;
-  ctx.app = "wordcount";
+  ctx.app = "stringmatch";
   ctx.input = nullptr;  // never read
   ctx.input_size = std::size_t{5} << 30;
   auto p = mapreduce::point_factory(
-      [](const PointContext&) { return cpu::make_runtime("wordcount", {1}); })(ctx);
+      [](const PointContext&) { return cpu::make_runtime("stringmatch", {1}); })(ctx);
   try {
     p->prepare();
     FAIL() << "no RunError";
   } catch (const RunError& e) {
     EXPECT_NE(std::string(e.what()).find("smaller than 4 GiB"), std::string::npos) << e.what();
   }
+}
+
+// Inputs at the runtimes' limit run in pieces cut at line ends, merged: shown
+// with a limit of a few KB (the real one is 4 GiB).
+mapreduce::RunResult run_in_pieces(const apps::MapReduceApp& app, const std::string& text,
+                                   std::size_t limit) {
+  mapreduce::JobChain chain(app,
+                            [](const std::string& job) { return cpu::make_runtime(job, {2}); });
+  chain.set_max_run_bytes(limit);
+  chain.set_app_params({});
+  chain.prepare();
+  return chain.run(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+}
+
+apps::KeyValueList reference(const apps::MapReduceApp& app, const std::string& text) {
+  apps::KeyValueList r = app.reference(
+      app.resolve_params({}), reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+  apps::sort_output(app, r);
+  return r;
+}
+
+TEST(JobChain, InputsAtTheLimitRunInPiecesCutAtLineEnds) {
+  const std::string text = generated("text-zipf", 100000, 9);
+  mapreduce::RunResult r = run_in_pieces(apps::wordcount_app(), text, 4096);
+  EXPECT_GE(r.measurement.counters.at("pieces"), 100000.0 / 4096);
+  EXPECT_EQ(apps::compare_outputs(apps::wordcount_app(), reference(apps::wordcount_app(), text),
+                                  r.output),
+            "");
+  // Both jobs of page view count run in pieces; an entry repeated in two
+  // pieces is still counted once.
+  std::string log = generated("weblog", 50000, 9);
+  log += log;
+  const apps::MapReduceApp& pvc = apps::pageviewcount_app();
+  r = run_in_pieces(pvc, log, 3000);
+  EXPECT_GT(r.measurement.counters.at("pieces"), 30);
+  EXPECT_EQ(apps::compare_outputs(pvc, reference(pvc, log), r.output), "");
+  EXPECT_EQ(run_in_pieces(pvc, log, log.size() + 1).measurement.counters.count("pieces"), 0u);
+}
+
+TEST(JobChain, PiecesFailForPositionsAndForALineOverTheLimit) {
+  const std::string text = generated("text-zipf", 20000, 9);
+  EXPECT_THROW(run_in_pieces(apps::stringmatch_app(), text, 4096), RunError);
+  const std::string long_line = std::string(5000, 'a') + "\nb\n";
+  EXPECT_THROW(run_in_pieces(apps::wordcount_app(), long_line, 4096), RunError);
 }
 
 }  // namespace
