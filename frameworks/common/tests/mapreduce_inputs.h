@@ -20,6 +20,13 @@
 
 namespace harness::testing {
 
+// Every registered MapReduce app, by name (the apps axis of runtime tests).
+inline std::vector<std::string> mapreduce_app_names() {
+  std::vector<std::string> names;
+  for (const apps::MapReduceApp* app : apps::mapreduce_apps()) names.push_back(app->name());
+  return names;
+}
+
 struct MapReduceCase {
   std::string name;
   std::string text;

@@ -13,29 +13,13 @@
 namespace harness::testing {
 namespace {
 
-class MarsTest : public ::testing::TestWithParam<std::tuple<backend::Kind, std::string>> {
+class MarsTest : public DeviceAppTest {
  protected:
-  void SetUp() override {
-    std::string why;
-    auto devices = backend::list_devices(std::get<0>(GetParam()), &why);
-    if (devices.empty()) GTEST_SKIP() << why;
-    int index = 0;
-    for (const auto& d : devices) {
-      if (d.type == "gpu") {
-        index = d.index;
-        break;
-      }
-    }
-    device_ = backend::open_device(std::get<0>(GetParam()), index);
-  }
-  const apps::MapReduceApp& app() const {
-    return apps::find_mapreduce_app(std::get<1>(GetParam()));
-  }
+  const apps::MapReduceApp& app() const { return apps::find_mapreduce_app(app_name()); }
   // One Mars runtime per job of the app.
   JobRuntimes runtimes(const mars::Options& o) {
     return [this, o](const std::string&) { return mars::make_runtime(*device_, o); };
   }
-  std::unique_ptr<backend::Device> device_;
 };
 
 TEST_P(MarsTest, DefaultVariantMatchesReference) {
@@ -75,18 +59,12 @@ TEST_P(MarsTest, ChunkedTasksAndOddShapesMatchReference) {
   expect_reference(runtimes(o), app(), "no-coalesce, 3x32");
 }
 
-std::string test_name(const ::testing::TestParamInfo<std::tuple<backend::Kind, std::string>>& i) {
-  return std::string(backend::kind_name(std::get<0>(i.param))) + "_" + std::get<1>(i.param);
-}
-
 // A build without OpenCL or CUDA has no kernel backend to test.
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(MarsTest);
-INSTANTIATE_TEST_SUITE_P(
-    BackendsAndApps, MarsTest,
-    ::testing::Combine(::testing::ValuesIn(kernel_backends()),
-                       ::testing::Values("wordcount", "stringmatch", "invertedindex", "similarity",
-                                         "matrixmult", "pageviewcount", "pageviewrank", "kmeans")),
-    test_name);
+INSTANTIATE_TEST_SUITE_P(BackendsAndApps, MarsTest,
+                         ::testing::Combine(::testing::ValuesIn(kernel_backends()),
+                                            ::testing::ValuesIn(mapreduce_app_names())),
+                         backend_app_test_name);
 
 using MarsPhases = DeviceTest;
 
