@@ -356,8 +356,12 @@ def metric_unit(metric: str, points: Iterable[dict] = ()) -> str:
     return "ms"
 
 
+PHASE_SUM = "+"
+
+
 def stat(p: dict, metric: str = "total_ms", which: str = "median") -> float | None:
-    """median/min/max of a metric: "total_ms", a phase name, "throughput_gbps",
+    """median/min/max of a metric: "total_ms", a phase name, phases joined
+    by "+" (their sum), "throughput_gbps",
     "rate:<name>", "fraction:<name>" or "counter:<name>" (the point's counter,
     the median over its repetitions; e.g. hit rates merged by
     scripts/ncu_counters.py). Uses the runner's summary (and rates)
@@ -372,6 +376,12 @@ def stat(p: dict, metric: str = "total_ms", which: str = "median") -> float | No
     if metric.startswith(COUNTER_PREFIX):
         counters = p.get("counters") if isinstance(p.get("counters"), dict) else {}
         return _number(counters.get(metric[len(COUNTER_PREFIX):]))
+    if PHASE_SUM in metric:
+        # "map+sort+reduce": the sum of those phases' statistics; a phase the
+        # point does not have (reduce of a map-only app) counts as 0.
+        parts = [stat(p, name, which) for name in metric.split(PHASE_SUM)]
+        found = [x for x in parts if x is not None]
+        return sum(found) if found else None
     summary = p.get("summary") if isinstance(p.get("summary"), dict) else {}
     if metric == "throughput_gbps":
         tp = summary.get("throughput_gbps")

@@ -136,6 +136,17 @@ class FasterTest(unittest.TestCase):
         vs = by_backend(evaluate(rule, self.base_points()))
         self.assertEqual(vs["cuda"].verdict, V.HOLDS)
 
+    def test_sum_of_phases_metric(self):
+        # map + reduce is the whole total in these points; a missing phase counts 0
+        p = C.make_point("mars", "cuda", "4MiB", 4 * MiB, 10.0)
+        self.assertAlmostEqual(V.stat(p, "map+reduce"), 10.0)
+        self.assertAlmostEqual(V.stat(p, "map+sort"), 6.0)
+        self.assertIsNone(V.stat(p, "sort+copy_out"))
+        rule = dict(FASTER, metric="map+reduce")
+        vs = by_backend(evaluate(rule, self.base_points()))
+        self.assertEqual(vs["cuda"].verdict, V.HOLDS)
+        self.assertEqual(vs["opencl"].verdict, V.DOES_NOT_HOLD)
+
 
 class RegistryTest(unittest.TestCase):
     def test_unknown_kind(self):
