@@ -1,5 +1,6 @@
 // Every framework registers its variants here: adding a framework is one line.
 #include "frameworks/apps/registry.h"
+#include "frameworks/coproc/coproc_runtime.h"
 #include "frameworks/cpu/cpu_runtime.h"
 #include "frameworks/mars/mars_runtime.h"
 #include "frameworks/mars/strlib/strlib.h"
@@ -23,6 +24,7 @@ void register_all() {
   cpu::register_variants();
   mars::register_variants();
   mars::strlib::register_family();
+  coproc::register_variants();
   reduction::register_family();
   streamgraph::register_family();
   memory::register_family();

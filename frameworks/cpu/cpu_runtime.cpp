@@ -40,9 +40,10 @@ void register_variants() {
   v.framework = "cpu";
   v.name = "default";
   v.description =
-      "multi-threaded CPU MapReduce: per-thread hash tables partitioned by key, combine on insert";
+      "multi-threaded CPU MapReduce: per-thread hash tables partitioned by key, combine on insert; "
+      "fast_path=1: word count's and string match's own one-pass maps";
   v.backends = {backend::Kind::cpu};
-  v.default_params = {{"threads", "0"}};
+  v.default_params = {{"fast_path", "1"}, {"threads", "0"}};
   // Every app whose jobs (or itself, when it is one job) have a build here.
   for (const apps::MapReduceApp* app : apps::mapreduce_apps()) {
     bool built = true;
@@ -55,6 +56,7 @@ void register_variants() {
   v.make = mapreduce::point_factory([](const PointContext& ctx) {
     Options o;
     o.threads = mapreduce::param_u32(ctx.params, "threads");
+    o.fast_path = mapreduce::param_bool(ctx.params, "fast_path");
     auto runtime = make_runtime(ctx.app, o);
     if (!runtime) throw UsageError("the cpu runtime has no build of app '" + ctx.app + "'");
     return runtime;

@@ -1,8 +1,10 @@
 // Multi-threaded CPU MapReduce (the Phoenix-style baseline of mars.fig4 and the
 // thesis' CPU-MT): the app's dialect user functions compiled as C++, map on all
-// host cores into per-thread open-addressing hash tables partitioned by key
-// hash (values combined on insert when the app has a combiner), then one
-// merge + reduce task per partition.
+// host cores (chunks of records taken dynamically) into per-thread
+// open-addressing hash tables partitioned by key hash (values combined on
+// insert when the app has a combiner), then one merge + reduce task per
+// partition. Word count and string match have fast paths of their own
+// (word_count_map.h, string_match_map.h).
 #pragma once
 
 #include <cstring>
@@ -10,10 +12,14 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "frameworks/common/mapreduce_runtime.h"
+#include "frameworks/cpu/chunk_queue.h"
 #include "frameworks/cpu/flat_table.h"
+#include "frameworks/cpu/pair_store.h"
+#include "frameworks/cpu/prefetch_batch.h"
 #include "harness/core/parallel.h"
 #include "harness/core/stopwatch.h"
 #include "harness/dialect/dialect.h"
@@ -21,7 +27,19 @@
 namespace harness::cpu {
 
 struct Options {
-  unsigned threads = 0;  // 0 = every host core
+  unsigned threads = 0;   // 0 = every host core
+  bool fast_path = true;  // an app's own map where the runtime has one (README)
+};
+
+// Stands in for the fast map of an app that has none (never called).
+struct NoFastMap {
+  static std::size_t cut(const std::uint8_t* /*data*/, std::size_t /*size*/, std::size_t pos) {
+    return pos;
+  }
+  template <class... Args>
+  static std::uint64_t map(Args&&... /*args*/) {
+    return 0;
+  }
 };
 
 // Runs fn(worker) on `workers` threads and joins them (harness/core/parallel.h).
