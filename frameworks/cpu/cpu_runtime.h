@@ -9,6 +9,7 @@
 
 #include <cstring>
 #include <functional>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <thread>

@@ -6,7 +6,7 @@
 // into a key. Every run is still validated against the app's reference.
 //  - The input is cut into chunks at non-letter bytes: no line records.
 //  - Words are found 64 bytes at a time (word_scanner.h).
-//  - A word of up to 16 letters is read with one 16-byte load and
+//  - A word of up to 16 letters is read with one or two 8-byte loads and
 //    lower-cased with one OR (its bytes are letters: c | 0x20): it is its own
 //    key, with no copy and no std::string. Words of up to 8 letters (94% of
 //    text-zipf's) are one 64-bit integer and are counted in a table of their
@@ -21,7 +21,6 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "frameworks/cpu/packed_key.h"
