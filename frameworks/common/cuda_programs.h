@@ -3,9 +3,22 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "harness/backend/backend.h"
 
 namespace harness {
 const backend::CudaKernelTable* cuda_program(const std::string& name);
+
+// A program's sources for every backend: the OpenCL files (embedded paths)
+// and the nvcc-compiled table registered under the same name.
+inline backend::ProgramSource program_source(const std::string& name,
+                                             std::vector<std::string> opencl_files) {
+  backend::ProgramSource src;
+  src.name = name;
+  src.opencl_files = std::move(opencl_files);
+  src.cuda = cuda_program(name);
+  return src;
+}
 }  // namespace harness

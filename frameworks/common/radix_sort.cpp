@@ -14,11 +14,8 @@ constexpr std::uint32_t kDigits = 1u << RadixSort::kDigitBits;  // RS_DIGITS
 }  // namespace
 
 RadixSort::RadixSort(BufferPool& pool) : pool_(pool), scan_(pool) {
-  backend::ProgramSource src;
-  src.name = "common/radix_sort";
-  src.opencl_files = {"frameworks/common/kernels/radix_sort.cl"};
-  src.cuda = cuda_program("common/radix_sort");
-  program_ = pool_.device().build(src);
+  program_ = pool_.device().build(
+      program_source("common/radix_sort", {"frameworks/common/kernels/radix_sort.cl"}));
   upsweep_ = program_->kernel("radix_upsweep");
   scatter_ = program_->kernel("radix_scatter");
 }

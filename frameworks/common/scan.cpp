@@ -10,11 +10,8 @@ constexpr std::uint32_t kTile = 1024;
 }  // namespace
 
 Scan::Scan(BufferPool& pool) : pool_(pool) {
-  backend::ProgramSource src;
-  src.name = "common/scan";
-  src.opencl_files = {"frameworks/common/kernels/scan.cl"};
-  src.cuda = cuda_program("common/scan");
-  program_ = pool_.device().build(src);
+  program_ =
+      pool_.device().build(program_source("common/scan", {"frameworks/common/kernels/scan.cl"}));
   tiles_ = program_->kernel("scan_tiles");
   add_ = program_->kernel("scan_add_offsets");
 }

@@ -151,14 +151,9 @@ void register_variants() {
   v.default_params["cpu_share"] = "auto";
   v.default_params["cpu_threads"] = "0";
   v.devices.with_host = true;
-  // Apps whose every job both runtimes build and can merge: those with a
-  // reduce need merge_values (the four of them have it).
-  for (const apps::MapReduceApp* app : apps::mapreduce_apps()) {
-    bool ok = true;
-    for (const apps::MapReduceApp* job : app->jobs()) ok = ok && cpu::make_runtime(job->name(), {});
-    if (app->jobs().empty()) ok = cpu::make_runtime(app->name(), {}) != nullptr;
-    if (ok) v.apps.push_back(app->name());
-  }
+  // Mars builds every app; those with a reduce merge through merge_values
+  // (the four of them have it).
+  v.apps = cpu::built_apps();
   v.make = mapreduce::point_factory([](const PointContext& ctx) {
     if (!ctx.device)
       throw UsageError("coproc needs a GPU backend (opencl or cuda) beside the host");

@@ -35,6 +35,19 @@ std::unique_ptr<mapreduce::Runtime> make_runtime(const std::string& app, const O
   return it == factories().end() ? nullptr : it->second(options);
 }
 
+std::vector<std::string> built_apps() {
+  std::vector<std::string> names;
+  for (const apps::MapReduceApp* app : apps::mapreduce_apps()) {
+    bool built = true;
+    for (const apps::MapReduceApp* job : app->jobs())
+      built = built && factories().count(job->name());
+    if (built && (!app->jobs().empty() || factories().count(app->name()))) {
+      names.push_back(app->name());
+    }
+  }
+  return names;
+}
+
 void register_variants() {
   VariantInfo v;
   v.framework = "cpu";
@@ -44,15 +57,7 @@ void register_variants() {
       "fast_path=1: word count's and string match's own one-pass maps";
   v.backends = {backend::Kind::cpu};
   v.default_params = {{"fast_path", "1"}, {"threads", "0"}};
-  // Every app whose jobs (or itself, when it is one job) have a build here.
-  for (const apps::MapReduceApp* app : apps::mapreduce_apps()) {
-    bool built = true;
-    for (const apps::MapReduceApp* job : app->jobs())
-      built = built && factories().count(job->name());
-    if (built && (!app->jobs().empty() || factories().count(app->name()))) {
-      v.apps.push_back(app->name());
-    }
-  }
+  v.apps = built_apps();
   v.make = mapreduce::point_factory([](const PointContext& ctx) {
     Options o;
     o.threads = mapreduce::param_u32(ctx.params, "threads");

@@ -59,6 +59,8 @@ std::unique_ptr<mapreduce::Runtime> make_pvc_count(const Options& options);
 std::unique_ptr<mapreduce::Runtime> make_pvr_rank(const Options& options);
 // The factory of an app by name; null when the cpu runtime has no build of it.
 std::unique_ptr<mapreduce::Runtime> make_runtime(const std::string& app, const Options& options);
+// Every app whose jobs (or itself, when it is one job) have a build here.
+std::vector<std::string> built_apps();
 
 void register_variants();
 

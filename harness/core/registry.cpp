@@ -39,11 +39,15 @@ std::vector<std::string> Registry::frameworks() const {
 const VariantInfo& Registry::find_variant(const std::string& framework,
                                           const std::string& variant) const {
   std::vector<std::string> names;
+  const VariantInfo* only = nullptr;
   for (const auto& v : variants_) {
     if (v.framework != framework) continue;
     if (v.name == variant) return v;
     names.push_back(v.name);
+    only = &v;
   }
+  // "default" (what --variant defaults to) of a framework with one variant is that one.
+  if (variant == "default" && names.size() == 1) return *only;
   if (names.empty())
     throw UsageError("unknown framework '" + framework + "' (known: " + join(frameworks()) + ")");
   throw UsageError("unknown variant '" + variant + "' of framework '" + framework +

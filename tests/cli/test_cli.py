@@ -93,9 +93,11 @@ class Results(unittest.TestCase):
                     if os.path.isfile(path) and (name.endswith(".md") or folder.endswith("licenses")):
                         with open(path, "rb") as g:
                             f.write(g.read())
-        runs = [("cpu", "cpu")] + [("mars", b) for b in ("opencl", "cuda") if b in present]
+        # coproc has one variant, which --variant's default names
+        runs = [("cpu", "cpu")] + [(fw, b) for fw in ("mars", "coproc") for b in ("opencl", "cuda")
+                                   if b in present]
         for framework, backend in runs:
-            out = os.path.join(TMP, f"wc-{backend}.tsv")
+            out = os.path.join(TMP, f"wc-{framework}-{backend}.tsv")
             r = harness("run", "--framework", framework, "--app", "wordcount", "--input", text,
                         "--backend", backend, "--reps", "1", "--dump-output", out)
             self.assertEqual(r.returncode, 0, r.stderr)
