@@ -1,7 +1,6 @@
 #include "frameworks/mars/mars_runtime.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "frameworks/apps/registry.h"
 #include "frameworks/common/buffer_pool.h"
@@ -51,14 +50,16 @@ constexpr std::uint32_t kMaxPairs = std::uint32_t{1} << 31;
 // kernel fails there, naming it, not at the first launch).
 struct Kernels {
   backend::Kernel map_count, map_emit, bitonic_step, bitonic_tile, mark_groups, group_starts,
-      reduce_count, reduce_emit, radix_keys, radix_gather_hash, radix_gather, radix_collisions;
+      reduce_count, reduce_emit, radix_keys, radix_gather_hash, radix_gather, radix_collisions,
+      intermediate_out;
   static Kernels look_up(backend::Program& p) {
-    return {p.kernel("mars_map_count"),    p.kernel("mars_map_emit"),
-            p.kernel("mars_bitonic_step"), p.kernel("mars_bitonic_tile"),
-            p.kernel("mars_mark_groups"),  p.kernel("mars_group_starts"),
-            p.kernel("mars_reduce_count"), p.kernel("mars_reduce_emit"),
-            p.kernel("mars_radix_keys"),   p.kernel("mars_radix_gather_hash"),
-            p.kernel("mars_radix_gather"), p.kernel("mars_radix_collisions")};
+    return {p.kernel("mars_map_count"),       p.kernel("mars_map_emit"),
+            p.kernel("mars_bitonic_step"),    p.kernel("mars_bitonic_tile"),
+            p.kernel("mars_mark_groups"),     p.kernel("mars_group_starts"),
+            p.kernel("mars_reduce_count"),    p.kernel("mars_reduce_emit"),
+            p.kernel("mars_radix_keys"),      p.kernel("mars_radix_gather_hash"),
+            p.kernel("mars_radix_gather"),    p.kernel("mars_radix_collisions"),
+            p.kernel("mars_intermediate_out")};
   }
 };
 
@@ -323,31 +324,31 @@ class Mars final : public mapreduce::Runtime {
     return out_recs.size() * sizeof(OutRecord) + out_keys.size() + out_vals.size();
   }
 
-  // noReduce: the intermediate pairs (sorted unless noSort) are the output. Returns the bytes
-  // copied back to the host.
+  // noReduce: the intermediate pairs (sorted unless noSort) are the output,
+  // laid out on the device as the host keeps it (mars_intermediate_out) and
+  // read straight into the output arrays. Returns the bytes copied back.
   std::uint64_t copy_out_intermediate(const apps::MapReduceApp& app, std::uint32_t pairs,
                                       std::uint32_t key_bytes, Buffer& keys, Buffer& recs,
                                       Buffer& vals, std::vector<OutRecord>& out_recs,
                                       std::vector<char>& out_keys, std::vector<char>& out_vals) {
     auto& q = device_.queue();
-    std::vector<Record> sorted(pairs);
-    std::vector<char> all_vals(std::size_t{pairs} * app.value_size());
+    const std::size_t value_bytes = std::size_t{pairs} * app.value_size();
+    Buffer& d_out_recs = pool_.get("out.recs", std::size_t{pairs} * sizeof(OutRecord));
+    Buffer& d_out_vals = pool_.get("out.vals", value_bytes);
+    out_recs.resize(pairs);
     out_keys.resize(key_bytes);
+    out_vals.resize(value_bytes);
     q.begin_span("copy_out");
-    q.read(sorted.data(), recs, 0, sorted.size() * sizeof(Record));
+    if (pairs > 0) {
+      q.launch(kernels_.intermediate_out, LaunchShape::cover(pairs, kSortGroup), recs, vals, pairs,
+               d_out_recs, d_out_vals);
+    }
+    q.read(out_recs.data(), d_out_recs, 0, out_recs.size() * sizeof(OutRecord));
     q.read(out_keys.data(), keys, 0, out_keys.size());
-    q.read(all_vals.data(), vals, 0, all_vals.size());
+    q.read(out_vals.data(), d_out_vals, 0, out_vals.size());
     q.end_span();
     q.finish();
-    out_recs.resize(pairs);
-    out_vals.resize(all_vals.size());
-    for (std::uint32_t i = 0; i < pairs; ++i) {
-      out_recs[i] = {sorted[i].key_off, sorted[i].key_len};
-      std::memcpy(out_vals.data() + std::size_t{i} * app.value_size(),
-                  all_vals.data() + std::size_t{sorted[i].val_idx} * app.value_size(),
-                  app.value_size());
-    }
-    return sorted.size() * sizeof(Record) + out_keys.size() + all_vals.size();
+    return out_recs.size() * sizeof(OutRecord) + out_keys.size() + out_vals.size();
   }
 
   backend::Device& device_;

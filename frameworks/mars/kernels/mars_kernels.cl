@@ -221,6 +221,21 @@ KERNEL mars_group_starts(GLOBAL const u32* flags, GLOBAL const u32* ids, u32 n,
   if (i < n && flags[i]) starts[ids[i]] = i;
 }
 
+/* noReduce output: the sorted index as (key offset, key length) records and
+ * the values gathered in that order, so the host reads the output as it
+ * stands. */
+KERNEL mars_intermediate_out(GLOBAL const MarsRecord* recs, GLOBAL const APP_VAL_T* vals, u32 n,
+                             GLOBAL MarsOutRecord* out_recs, GLOBAL APP_VAL_T* out_vals) {
+  u32 i = GLOBAL_ID;
+  if (i >= n) return;
+  MarsRecord r = recs[i];
+  MarsOutRecord o;
+  o.key_off = r.key_off;
+  o.key_len = r.key_len;
+  out_recs[i] = o;
+  out_vals[i] = vals[r.val_idx];
+}
+
 /* --------------------------------------------------------------- reduce */
 /* Apps without reduce (Mars' noReduce) define no app_reduce: the sorted
  * intermediate pairs are the output and the reduce kernels are never launched
