@@ -22,11 +22,7 @@ void accumulate(RunResult& total, const RunResult& job) {
   for (const auto& [name, value] : job.measurement.counters) {
     total.measurement.counters[name] += value;
   }
-  for (const ItemCount& c : job.work.item_counts()) total.work.items(c.kind, c.count, c.phase);
-  for (const Traffic& t : job.work.traffic()) {
-    if (t.read) total.work.reads(t.level, t.read, t.phase, t.ceiling);
-    if (t.written) total.work.writes(t.level, t.written, t.phase, t.ceiling);
-  }
+  total.work.add(job.work);
 }
 
 }  // namespace

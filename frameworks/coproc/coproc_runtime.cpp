@@ -82,8 +82,7 @@ class CoProcessing final : public mapreduce::Runtime {
     counters["cpu_records"] = split;
     counters["gpu_records"] = in.records() - split;
     for (const auto& [name, value] : on_gpu.measurement.counters) counters["gpu." + name] = value;
-    result.work = std::move(on_gpu.work);
-    result.work.items("cpu_records", split);
+    result.work.add(on_cpu.work).add(on_gpu.work);
     update_auto_share(in, split, cpu_ms, gpu_ms);
     return result;
   }

@@ -33,6 +33,17 @@ Work& Work::writes(const std::string& lvl, std::uint64_t bytes, const std::strin
   return *this;
 }
 
+Work& Work::add(const Work& other) {
+  for (const ItemCount& c : other.items_) items(c.kind, c.count, c.phase);
+  for (const Traffic& t : other.traffic_) {
+    if (t.read == 0 && t.written == 0) continue;
+    Traffic& into = entry(t.level, t.phase, t.ceiling);
+    into.read += t.read;
+    into.written += t.written;
+  }
+  return *this;
+}
+
 std::uint64_t Work::item(const std::string& kind) const {
   std::uint64_t n = 0;
   for (const auto& i : items_) n += i.kind == kind ? i.count : 0;

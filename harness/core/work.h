@@ -57,6 +57,10 @@ class Work {
   Work& writes(const std::string& level, std::uint64_t bytes, const std::string& phase = kTotal,
                const std::string& ceiling = "");
 
+  // Adds every item count and byte entry of `other` (work done in parts: the
+  // jobs of a chain, the two sides of co-processing); input_bytes stays.
+  Work& add(const Work& other);
+
   std::uint64_t item(const std::string& kind) const;  // 0 when not declared
   const std::vector<ItemCount>& item_counts() const { return items_; }
   const std::vector<Traffic>& traffic() const { return traffic_; }

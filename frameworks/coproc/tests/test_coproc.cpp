@@ -126,6 +126,8 @@ TEST_P(CoprocTest, ReportsTheSplitAndBothParts) {
   const auto& c = r.measurement.counters;
   EXPECT_GT(c.at("cpu_records"), 0);
   EXPECT_GT(c.at("gpu_records"), 0);
+  // Both parts' work: every record, mapped on one side or the other.
+  EXPECT_EQ(r.work.item("records"), c.at("cpu_records") + c.at("gpu_records"));
   EXPECT_DOUBLE_EQ(c.at("cpu_share"), 0.5);
   ASSERT_EQ(r.measurement.phases.size(), 3u);
   EXPECT_DOUBLE_EQ(r.measurement.phases[1].ms, std::max(c.at("cpu_ms"), c.at("gpu_ms")));

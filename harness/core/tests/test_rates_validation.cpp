@@ -38,6 +38,24 @@ TEST(Work, AccumulatesByLevelPhaseAndKind) {
   EXPECT_EQ(j["bytes"][0]["phase"], "map");
 }
 
+// Work done in parts (chained jobs, co-processing) adds up entry by entry.
+TEST(Work, AddsAnotherPartsItemsAndBytes) {
+  Work a, b;
+  a.input_bytes = 100;
+  a.reads(level::dram, 10, "map").items("records", 3);
+  b.input_bytes = 50;
+  b.reads(level::dram, 5, "map").writes(level::host, 4).items("records", 4).items("pairs", 9);
+  b.reads(level::h2d, 0, "copy_in");  // an empty entry is not carried over
+  a.add(b);
+  EXPECT_EQ(a.input_bytes, 100u);
+  EXPECT_EQ(a.item("records"), 7u);
+  EXPECT_EQ(a.item("pairs"), 9u);
+  ASSERT_EQ(a.traffic().size(), 2u);
+  EXPECT_EQ(a.traffic()[0].read, 15u);
+  EXPECT_EQ(a.traffic()[1].level, level::host);
+  EXPECT_EQ(a.traffic()[1].written, 4u);
+}
+
 TEST(Rates, BytesOverTheirPhaseAsAFractionOfTheMatchingCeiling) {
   Work w;
   w.reads(level::dram, 3'000'000'000ull, "reduce").writes(level::dram, 1'000'000'000ull, "reduce");
