@@ -133,6 +133,19 @@ class MapReduceApp {
   // (those would need more than 32 bits). Default: false (such inputs fail).
   virtual bool splits_at_lines() const { return false; }
 
+  // The input's float matrices as images, for runtimes that read them through
+  // the texture path (streammr.image): one entry per IMAGE2D_F32 argument of
+  // the app's app_map_image (APP_MAP_IMAGES in its .clh), texel (x, y) =
+  // texels[y * width + x], pointing into `data`. Empty: the app has no image path.
+  struct ImageInput {
+    std::size_t width = 0, height = 0;
+    const float* texels = nullptr;
+  };
+  virtual std::vector<ImageInput> image_inputs(const std::uint8_t* /*data*/,
+                                               std::size_t /*size*/) const {
+    return {};
+  }
+
   // Apps of several chained MapReduce jobs (page view count: remove duplicate
   // entries, then count): the jobs in order, each a MapReduceApp of its own
   // with its dialect files (compiled as a program per runtime); empty for an

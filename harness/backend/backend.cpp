@@ -80,6 +80,30 @@ const Buffer& HostBuffer::device_view() const {
   return device_view_;
 }
 
+Image2D Device::allocate_image_f32(std::size_t width, std::size_t height) {
+  throw RunError("images (" + std::to_string(width) + " x " + std::to_string(height) +
+                 ") are not supported on " + info().name + " (backend " + kind_name(info().kind) +
+                 ")");
+}
+
+void Queue::write_image(Image2D& /*image*/, const float* /*src*/) {
+  throw RunError("write_image on a queue whose backend has no images");
+}
+
+// Checks an image request against the device's limits (both backends).
+void check_image_size(const DeviceInfo& info, std::size_t width, std::size_t height) {
+  if (info.image2d_max_width == 0) {
+    throw RunError(info.name + " has no image support");
+  }
+  if (width == 0 || height == 0 || width > info.image2d_max_width ||
+      height > info.image2d_max_height) {
+    throw RunError("an image of " + std::to_string(width) + " x " + std::to_string(height) +
+                   " exceeds " + info.name + "'s limit of " +
+                   std::to_string(info.image2d_max_width) + " x " +
+                   std::to_string(info.image2d_max_height) + " (or is empty)");
+  }
+}
+
 LaunchShape LaunchShape::cover(std::uint64_t items, std::uint32_t group_size) {
   std::uint64_t groups = (items + group_size - 1) / group_size;
   if (groups == 0) groups = 1;

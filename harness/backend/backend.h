@@ -54,6 +54,8 @@ struct DeviceInfo {
   int compute_units = 0;
   int max_work_group_size = 0;
   int warp_size = 0;  // 0 when unknown (OpenCL 1.2 does not say)
+  // Largest Image2D (OpenCL CL_DEVICE_IMAGE2D_MAX_*, CUDA maxTexture2D); 0: no images.
+  std::size_t image2d_max_width = 0, image2d_max_height = 0;
   int clock_mhz = 0;
   std::string compute_capability;  // "9.0" on cuda
 };
@@ -97,6 +99,53 @@ class Buffer {
   void* handle_ = nullptr;
   std::size_t size_ = 0;
   Deleter deleter_ = nullptr;
+};
+
+// A read-only two-dimensional image of one float32 channel, read by kernels
+// through the texture path (dialect IMAGE2D_F32 / READ_IMAGE_F32): an OpenCL
+// image2d_t (CL_R, CL_FLOAT), a CUDA texture object over a cudaArray. Texel
+// (x, y) is element y * width + x of the host array written into it
+// (Queue::write_image). Moves, never copies.
+class Image2D {
+ public:
+  Image2D() = default;
+  Image2D(const Image2D&) = delete;
+  Image2D& operator=(const Image2D&) = delete;
+  Image2D(Image2D&& other) noexcept { swap(other); }
+  Image2D& operator=(Image2D&& other) noexcept {
+    if (this != &other) {
+      release();
+      swap(other);
+    }
+    return *this;
+  }
+  ~Image2D() { release(); }
+
+  std::size_t width() const { return width_; }
+  std::size_t height() const { return height_; }
+  bool valid() const { return handle_ != nullptr; }
+  // The backend's object: a cl_mem on OpenCL, the CUDA backend's own record
+  // (array and texture object) on CUDA.
+  void* handle() const { return handle_; }
+
+  Image2D(void* handle, std::size_t width, std::size_t height, Buffer::Deleter deleter)
+      : handle_(handle), width_(width), height_(height), deleter_(deleter) {}
+
+ private:
+  void release() {
+    if (handle_ && deleter_) deleter_(handle_);
+    handle_ = nullptr;
+    width_ = height_ = 0;
+  }
+  void swap(Image2D& o) noexcept {
+    std::swap(handle_, o.handle_);
+    std::swap(width_, o.width_);
+    std::swap(height_, o.height_);
+    std::swap(deleter_, o.deleter_);
+  }
+  void* handle_ = nullptr;
+  std::size_t width_ = 0, height_ = 0;
+  Buffer::Deleter deleter_ = nullptr;
 };
 
 // Host memory kinds:
@@ -232,6 +281,7 @@ struct LaunchShape {
 // dynamic local memory (local_memory()).
 struct KernelArg {
   const Buffer* buffer = nullptr;
+  const Image2D* image = nullptr;  // an IMAGE2D_F32 parameter
   std::size_t size = 0;
   unsigned char bytes[8] = {};
   bool local = false;           // dynamic local memory of local_bytes
@@ -241,6 +291,11 @@ struct KernelArg {
 inline KernelArg make_arg(const Buffer& b) {
   KernelArg a;
   a.buffer = &b;
+  return a;
+}
+inline KernelArg make_arg(const Image2D& image) {
+  KernelArg a;
+  a.image = &image;
   return a;
 }
 inline KernelArg make_arg(const KernelArg& a) { return a; }
@@ -285,6 +340,9 @@ class Queue {
   virtual void copy(Buffer& dst, std::size_t dst_offset, const Buffer& src, std::size_t src_offset,
                     std::size_t bytes) = 0;
   virtual void fill_zero(Buffer& dst, std::size_t offset, std::size_t bytes) = 0;
+  // All of `image` from width() x height() floats, row after row. Default:
+  // a RunError (the backend has no images).
+  virtual void write_image(Image2D& image, const float* src);
   virtual void launch_args(const Kernel& kernel, LaunchShape shape,
                            const std::vector<KernelArg>& args) = 0;
   virtual void finish() = 0;
@@ -320,6 +378,10 @@ class Device {
   HostBuffer allocate_host(std::size_t bytes, bool pinned) {
     return allocate_host(bytes, pinned ? HostMemory::pinned : HostMemory::pageable);
   }
+  // A width x height image of floats for kernels to read (Image2D). Throws
+  // DeviceOutOfMemory when it cannot be had, RunError when the backend has no
+  // images or the size exceeds DeviceInfo::image2d_max_width / _height.
+  virtual Image2D allocate_image_f32(std::size_t width, std::size_t height);
   // Throws KernelBuildError with the compiler log on failure. Cached per source name.
   virtual std::shared_ptr<Program> build(const ProgramSource& source) = 0;
   // The device's default queue, used by single-stream code.
@@ -337,6 +399,9 @@ class Device {
   // on CUDA (for threads that drive one GPU each), nothing elsewhere.
   virtual void make_current() {}
 };
+
+// Throws RunError unless `info`'s device can hold a width x height Image2D.
+void check_image_size(const DeviceInfo& info, std::size_t width, std::size_t height);
 
 // Devices of one backend that this machine has (empty when none; `why_none`
 // says why, e.g. "no CUDA driver").

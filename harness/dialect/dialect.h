@@ -57,6 +57,14 @@ typedef long i64;
 #define ATOMIC_MAX_U32(ptr, v) atomic_max((ptr), (v))
 #define SQRT_F32(x) sqrt((float)(x))
 #define F32_BITS(x) as_uint((float)(x))
+/* A read-only float image (backend::Image2D) as a kernel parameter, and its
+ * texel (x, y): through the texture path, nearest texel, clamped. Images may be
+ * passed to functions but not stored in structs. */
+#define IMAGE2D_F32 __read_only image2d_t
+#define READ_IMAGE_F32(img, px, py)                                                           \
+  read_imagef((img), CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST, \
+              (int2)((int)(px), (int)(py)))                                                   \
+      .x
 
 #elif defined(__CUDACC__)
 /* -------------------------------------------------------------------- CUDA */
@@ -98,6 +106,10 @@ typedef long long i64;
 #define ATOMIC_MAX_U32(ptr, v) atomicMax((ptr), (v))
 #define SQRT_F32(x) sqrtf((float)(x))
 #define F32_BITS(x) __float_as_uint((float)(x))
+/* Images: a texture object, read at the texel's centre (unnormalized
+ * coordinates, point filtering; see the CUDA backend's allocate_image_f32). */
+#define IMAGE2D_F32 cudaTextureObject_t
+#define READ_IMAGE_F32(img, px, py) tex2D<float>((img), (float)(px) + 0.5f, (float)(py) + 0.5f)
 
 #else
 /* ------------------------------------------------ host C++ (CPU runtimes) */

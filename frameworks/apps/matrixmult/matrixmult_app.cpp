@@ -76,6 +76,14 @@ class MatrixMult final : public MapReduceApp {
     return {bytes, bytes + sizeof(words)};
   }
 
+  // A as a k-wide, n-high image; B as an m-wide, k-high one (app_map_image).
+  std::vector<ImageInput> image_inputs(const std::uint8_t* data, std::size_t size) const override {
+    const Operands o = operands(data, size);
+    if (o.n == 0) return {};
+    const auto* floats = reinterpret_cast<const float*>(data);
+    return {{o.k, o.n, floats + o.a}, {o.m, o.k, floats + o.b}};
+  }
+
   KeyValueList reference(const Params&, const std::uint8_t* data, std::size_t size) const override {
     const Operands o = operands(data, size);
     const auto* f = reinterpret_cast<const float*>(data);  // offsets are 4-byte aligned

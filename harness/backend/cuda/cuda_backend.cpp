@@ -124,12 +124,28 @@ DeviceInfo describe(int index) {
   info.compute_units = prop.multiProcessorCount;
   info.max_work_group_size = prop.maxThreadsPerBlock;
   info.warp_size = prop.warpSize;
+  info.image2d_max_width = static_cast<std::size_t>(prop.maxTexture2D[0]);
+  info.image2d_max_height = static_cast<std::size_t>(prop.maxTexture2D[1]);
   info.clock_mhz = clock_khz / 1000;
   info.compute_capability = std::to_string(prop.major) + "." + std::to_string(prop.minor);
   return info;
 }
 
 // ------------------------------------------------------------------ memory
+
+// What an Image2D's handle points to on CUDA: the array that holds the texels
+// and the texture object that kernels read it through.
+struct CudaImage {
+  cudaArray_t array = nullptr;
+  cudaTextureObject_t texture = 0;
+};
+void free_image(void* handle) noexcept {
+  auto* image = static_cast<CudaImage*>(handle);
+  if (image->texture) (void)cudaDestroyTextureObject(image->texture);
+  if (image->array) (void)cudaFreeArray(image->array);
+  clear_last_error();
+  delete image;
+}
 
 // Buffer deleters: errors at teardown are ignored (and cleared, so that they
 // are not reported later as a launch error).
@@ -303,6 +319,15 @@ class CudaQueue final : public Queue {
     check(cudaMemsetAsync(at(dst, offset), 0, bytes, stream_), "cudaMemsetAsync", "fill_zero");
   }
 
+  void write_image(Image2D& image, const float* src) override {
+    if (!image.valid()) throw RunError("write_image into an empty image");
+    if (!src) throw RunError("write_image from a null host pointer");
+    const std::size_t row = image.width() * sizeof(float);
+    check(cudaMemcpy2DToArrayAsync(static_cast<CudaImage*>(image.handle())->array, 0, 0, src, row,
+                                   row, image.height(), cudaMemcpyHostToDevice, stream_),
+          "cudaMemcpy2DToArrayAsync", "write_image");
+  }
+
   void launch_args(const Kernel& kernel, LaunchShape shape,
                    const std::vector<KernelArg>& args) override {
     const void* function = kernel.handle();
@@ -354,6 +379,15 @@ class CudaQueue final : public Queue {
         void* pointer = arg.buffer->handle();  // an empty Buffer passes a null pointer, like OpenCL
         size = sizeof pointer;
         std::memcpy(slots_[i].bytes, &pointer, size);
+      } else if (arg.image) {
+        // IMAGE2D_F32 is a cudaTextureObject_t parameter: passed by value.
+        if (!arg.image->valid()) {
+          throw RunError("kernel '" + name + "' argument " + std::to_string(i) +
+                         " is an empty image");
+        }
+        const cudaTextureObject_t texture = static_cast<CudaImage*>(arg.image->handle())->texture;
+        size = sizeof texture;
+        std::memcpy(slots_[i].bytes, &texture, size);
       } else {
         size = arg.size;
         if (size == 0 || size > sizeof slots_[i].bytes) {
@@ -586,6 +620,34 @@ class CudaDevice final : public Device {
     }
     check(err, "cudaMalloc");
     return Buffer(pointer, bytes, &free_device);
+  }
+
+  Image2D allocate_image_f32(std::size_t width, std::size_t height) override {
+    check_image_size(info_, width, height);
+    activate(info_.index);
+    auto* image = new CudaImage;
+    Image2D owner(image, width, height, &free_image);  // frees what was made if a step throws
+    const cudaChannelFormatDesc format = cudaCreateChannelDesc<float>();
+    const cudaError_t err = cudaMallocArray(&image->array, &format, width, height);
+    if (err == cudaErrorMemoryAllocation) {
+      clear_last_error();
+      throw DeviceOutOfMemory("out of device memory: a " + std::to_string(width) + " x " +
+                              std::to_string(height) + " float image on " + info_.name);
+    }
+    check(err, "cudaMallocArray");
+    cudaResourceDesc resource{};
+    resource.resType = cudaResourceTypeArray;
+    resource.res.array.array = image->array;
+    // Unnormalized coordinates, nearest texel, clamped: READ_IMAGE_F32(img, x, y)
+    // reads texel (x, y) exactly as OpenCL's read_imagef with the dialect's sampler.
+    cudaTextureDesc texture{};
+    texture.addressMode[0] = texture.addressMode[1] = cudaAddressModeClamp;
+    texture.filterMode = cudaFilterModePoint;
+    texture.readMode = cudaReadModeElementType;
+    texture.normalizedCoords = 0;
+    check(cudaCreateTextureObject(&image->texture, &resource, &texture, nullptr),
+          "cudaCreateTextureObject");
+    return owner;
   }
 
   using Device::allocate_host;

@@ -197,6 +197,10 @@ DeviceInfo describe(const Found& f, int index) {
     info.compute_capability = fmt::format("{}.{}", device_value<cl_uint>(f.device, kCcMajor),
                                           device_value<cl_uint>(f.device, kCcMinor));
   }
+  if (device_value<cl_bool>(f.device, CL_DEVICE_IMAGE_SUPPORT)) {
+    info.image2d_max_width = device_value<size_t>(f.device, CL_DEVICE_IMAGE2D_MAX_WIDTH);
+    info.image2d_max_height = device_value<size_t>(f.device, CL_DEVICE_IMAGE2D_MAX_HEIGHT);
+  }
   info.pci_bus_id = pci_bus_id(f.device, ext);
   return info;
 }
@@ -319,6 +323,17 @@ class ClQueue final : public Queue {
           "clEnqueueFillBuffer");
     note(ev);
   }
+  void write_image(Image2D& image, const float* src) override {
+    if (!image.valid()) throw RunError("write_image into an empty image");
+    if (!src) throw RunError("write_image from a null host pointer");
+    const size_t origin[3] = {0, 0, 0};
+    const size_t region[3] = {image.width(), image.height(), 1};
+    cl_event ev = nullptr;
+    check(clEnqueueWriteImage(queue_, static_cast<cl_mem>(image.handle()), CL_FALSE, origin, region,
+                              0, 0, src, 0, nullptr, &ev),
+          "clEnqueueWriteImage");
+    note(ev);
+  }
   void launch_args(const Kernel& kernel, LaunchShape shape,
                    const std::vector<KernelArg>& args) override {
     if (shape.groups == 0 || shape.group_size == 0) {
@@ -335,6 +350,9 @@ class ClQueue final : public Queue {
         err = clSetKernelArg(k, static_cast<cl_uint>(i), a.local_bytes, nullptr);
       } else if (a.buffer) {
         cl_mem m = mem(*a.buffer);
+        err = clSetKernelArg(k, static_cast<cl_uint>(i), sizeof(cl_mem), &m);
+      } else if (a.image) {
+        cl_mem m = static_cast<cl_mem>(a.image->handle());
         err = clSetKernelArg(k, static_cast<cl_uint>(i), sizeof(cl_mem), &m);
       } else {
         err = clSetKernelArg(k, static_cast<cl_uint>(i), a.size, a.bytes);
@@ -564,6 +582,23 @@ class ClDevice final : public Device {
   // mapped once for the host and unmapped when the HostBuffer goes; writes and
   // reads from its pointer (clEnqueueWrite/ReadBuffer) run at the pinned rate.
   // mapped also hands kernels the buffer itself as device_view().
+  Image2D allocate_image_f32(std::size_t width, std::size_t height) override {
+    check_image_size(info_, width, height);
+    const cl_image_format format = {CL_R, CL_FLOAT};
+    cl_image_desc desc{};
+    desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+    desc.image_width = width;
+    desc.image_height = height;
+    cl_int err = CL_SUCCESS;
+    cl_mem m = clCreateImage(context_, CL_MEM_READ_ONLY, &format, &desc, nullptr, &err);
+    if (err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES) {
+      throw DeviceOutOfMemory(fmt::format("out of device memory: a {} x {} float image on {}",
+                                          width, height, info_.name));
+    }
+    check(err, "clCreateImage", fmt::format("{} x {} floats on {}", width, height, info_.name));
+    return Image2D(m, width, height, [](void* h) { clReleaseMemObject(static_cast<cl_mem>(h)); });
+  }
+
   HostBuffer allocate_host(std::size_t bytes, HostMemory kind) override {
     if (kind == HostMemory::pinned && bytes > info_.max_allocation_bytes) {
       kind = HostMemory::pageable;  // larger than one buffer: documented fallback

@@ -204,6 +204,33 @@ TEST_P(BackendFeatures, MappedHostMemorySharedWithKernels) {
   for (std::uint32_t i = 0; i < n; ++i) ASSERT_EQ(host[i], 1000004 - i) << i;
 }
 
+// Images (streammr.image): every texel written from the host comes back
+// through the texture path at its (x, y), for a wide and a tall image; a size
+// beyond the device's limit is a RunError naming it.
+TEST_P(BackendFeatures, ImageTexelsReadBackExactly) {
+  if (device_->info().image2d_max_width == 0) GTEST_SKIP() << "no image support";
+  Kernel copy = program()->kernel("copy_image_f32");
+  Queue& q = device_->queue();
+  for (auto [width, height] : {std::pair<std::uint32_t, std::uint32_t>{67, 5}, {3, 130}}) {
+    std::vector<float> texels(std::size_t{width} * height);
+    for (std::size_t i = 0; i < texels.size(); ++i)
+      texels[i] = 0.5f * static_cast<float>(i) - 7.25f;
+    Image2D image = device_->allocate_image_f32(width, height);
+    EXPECT_EQ(image.width(), width);
+    EXPECT_EQ(image.height(), height);
+    q.write_image(image, texels.data());
+    Buffer out = device_->allocate(texels.size() * sizeof(float));
+    q.launch(copy, LaunchShape::cover(texels.size(), 64), image, out, width, height);
+    std::vector<float> back(texels.size(), 0.0f);
+    q.read(back.data(), out, 0, back.size() * sizeof(float));
+    q.finish();
+    for (std::size_t i = 0; i < texels.size(); ++i) ASSERT_EQ(back[i], texels[i]) << i;
+  }
+  expect_run_error(
+      [&] { (void)device_->allocate_image_f32(device_->info().image2d_max_width + 1, 1); },
+      "exceeds");
+}
+
 TEST_P(BackendFeatures, DynamicLocalReductionAtTwoSizes) {
   auto prog = program();
   Kernel sum = prog->kernel("group_sum_u32");

@@ -15,6 +15,7 @@ const harness::backend::CudaKernelTable& harness_backend_test_cuda_kernels() {
       {"group_sum_u32", reinterpret_cast<const void*>(&k::group_sum_u32)},
       {"group_max_u64", reinterpret_cast<const void*>(&k::group_max_u64)},
       {"fill_local_u32", reinterpret_cast<const void*>(&k::fill_local_u32)},
+      {"copy_image_f32", reinterpret_cast<const void*>(&k::copy_image_f32)},
   }};
   return table;
 }
