@@ -58,13 +58,17 @@ typedef long i64;
 #define SQRT_F32(x) sqrt((float)(x))
 #define F32_BITS(x) as_uint((float)(x))
 /* A read-only float image (backend::Image2D) as a kernel parameter, and its
- * texel (x, y): through the texture path, nearest texel, clamped. Images may be
+ * texel (x, y): through the texture path, nearest texel, clamped, read at the
+ * texel's centre with a program-scope sampler (NVIDIA's OpenCL returned the
+ * wrong texels for integer coordinates with a literal sampler). Images may be
  * passed to functions but not stored in structs. */
+#if defined(__IMAGE_SUPPORT__)
+__constant sampler_t harness_image_sampler =
+    CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
 #define IMAGE2D_F32 __read_only image2d_t
-#define READ_IMAGE_F32(img, px, py)                                                           \
-  read_imagef((img), CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST, \
-              (int2)((int)(px), (int)(py)))                                                   \
-      .x
+#define READ_IMAGE_F32(img, px, py) \
+  read_imagef((img), harness_image_sampler, (float2)((float)(px) + 0.5f, (float)(py) + 0.5f)).x
+#endif
 
 #elif defined(__CUDACC__)
 /* -------------------------------------------------------------------- CUDA */
