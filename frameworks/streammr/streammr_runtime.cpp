@@ -114,7 +114,7 @@ class StreamMR final : public mapreduce::Runtime {
     const std::uint64_t group_input = ceil_div(offsets[records] - offsets[0], groups);
     const std::uint32_t cap_pairs =
         options_.size_hint ? options_.size_hint
-                           : checked_u32(per_group + group_input / 32 + 16, "map slots");
+                           : checked_u32(per_group + group_input / 8 + 16, "map slots");
     const std::uint32_t cap_bytes =
         options_.size_hint && options_.key_hint
             ? checked_u32(std::uint64_t{options_.size_hint} * options_.key_hint, "map key bytes")
@@ -319,8 +319,8 @@ class StreamMR final : public mapreduce::Runtime {
     Buffer& keep = pool_.get("out.keep", std::size_t{all} * 4 + 4);
     if (num_tables > 1 && all > 0) {
       q.launch(kernels_.cleanup, LaunchShape::cover(all, kCleanupGroup), entries, vals, keys,
-               ovf_entries, ovf_vals, ovf_keys, primary, tables, buckets, recs, slots, ovf_recs,
-               ovf_outputs, keep);
+               ovf_entries, ovf_vals, ovf_keys, primary, tables, buckets, recs, rgroups, cap_pairs,
+               stats, ovf_recs, ovf_outputs, keep);
     }
     q.end_span();
 

@@ -13,7 +13,7 @@ struct Options {
   bool combine = true;  // map-side (and tree) combiner, where the app has one
   bool tree = false;    // tree-like reduce: merge tables pairwise, then reduce table 0
   // Preallocated map output per work-group, in pairs; 0: from the input
-  // (records per group + input bytes per group / 32 + 16).
+  // (records per group + input bytes per group / 8 + 16).
   std::uint32_t size_hint = 0;
   // Preallocated key bytes per pair of size_hint; 0: from the input (the
   // group's share of the input bytes + 8 per record + 64), so that with

@@ -407,11 +407,17 @@ SMR_REDUCE_KERNEL(streammr_reduce_overflow, 1)
 KERNEL streammr_cleanup(GLOBAL SmrEntry* entries, GLOBAL APP_VAL_T* vals, GLOBAL uchar* keys,
                         GLOBAL SmrEntry* ovf_entries, GLOBAL APP_VAL_T* ovf_vals,
                         GLOBAL uchar* ovf_keys, u32 primary, GLOBAL const SmrBucket* tables,
-                        u32 buckets, GLOBAL const SmrOutRecord* out_recs, u32 out_slots,
+                        u32 buckets, GLOBAL const SmrOutRecord* out_recs, u32 out_groups,
+                        u32 cap_pairs, GLOBAL const u32* out_stats,
                         GLOBAL const SmrOutRecord* ovf_out_recs, u32 ovf_outputs,
                         GLOBAL u32* keep) {
-  const u32 i = GLOBAL_ID;
+  const u32 i = GLOBAL_ID, out_slots = out_groups * cap_pairs;
   if (i >= out_slots + ovf_outputs) return;
+  /* Slots past a group's used ones hold nothing (not even a dead mark). */
+  if (i < out_slots && i % cap_pairs >= out_stats[SMR_STAT_SLOTS * out_groups + i / cap_pairs]) {
+    keep[i] = 0u;
+    return;
+  }
   const SmrOutRecord r = i < out_slots ? out_recs[i] : ovf_out_recs[i - out_slots];
   u32 k = 0u;
   if (r.key_len != SMR_DEAD && r.source != SMR_NONE) {

@@ -126,7 +126,7 @@ TEST_P(StreamMRPaths, GlobalOverflowRunsTheSecondPass) {
   EXPECT_EQ(r.work.item("intermediate_pairs"), 1000u);
   EXPECT_EQ(r.output, reference(app, text, params));
   // Ample room: no second pass.
-  o.size_hint = 0;
+  o.size_hint = 1000;
   r = run_text(*device_, o, app, text, params);
   EXPECT_EQ(r.measurement.counters.at("overflow_pct"), 0.0);
   EXPECT_EQ(r.output, reference(app, text, params));
