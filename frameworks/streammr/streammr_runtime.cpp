@@ -37,8 +37,8 @@ std::uint32_t checked_u32(std::uint64_t v, const char* what) {
 struct Kernels {
   backend::Kernel map, map_overflow, reduce, reduce_overflow, cleanup, tree_merge;
   static Kernels look_up(backend::Program& p) {
-    return {p.kernel("streammr_map"),    p.kernel("streammr_map_overflow"),
-            p.kernel("streammr_reduce"), p.kernel("streammr_reduce_overflow"),
+    return {p.kernel("streammr_map"),     p.kernel("streammr_map_overflow"),
+            p.kernel("streammr_reduce"),  p.kernel("streammr_reduce_overflow"),
             p.kernel("streammr_cleanup"), p.kernel("streammr_tree_merge")};
   }
 };
@@ -171,8 +171,8 @@ class StreamMR final : public mapreduce::Runtime {
       Buffer& ovf_k = pool_.get("map.ovf_keys", ovf_bytes);
       q.launch(kernels_.map_overflow, map_shape, d_input, d_offsets, records, d_side, side_size,
                cap_pairs, cap_bytes, tables, buckets, options_.hash_mask, combine, local_values,
-               backend::local_memory(std::size_t{local_values} * vsize), entries, vals, keys,
-               ovf_e, ovf_v, ovf_k, pair_base, byte_base, spill, stats);
+               backend::local_memory(std::size_t{local_values} * vsize), entries, vals, keys, ovf_e,
+               ovf_v, ovf_k, pair_base, byte_base, spill, stats);
       q.end_span();
       map_stats = read_stats(stats, groups);
     }
@@ -210,8 +210,7 @@ class StreamMR final : public mapreduce::Runtime {
         .reads(level::h2d, in.size + offset_bytes + in.side.size(), "copy_in")
         .reads(level::dram, in.size, "map")
         .writes(level::dram,
-                pairs * (sizeof(SmrEntry) + vsize) + map_stats.sum(SMR_STAT_HEAD_BYTES),
-                "map")
+                pairs * (sizeof(SmrEntry) + vsize) + map_stats.sum(SMR_STAT_HEAD_BYTES), "map")
         .writes(level::d2h, copied_out, "copy_out", "d2h_pageable");
     auto& counters = result.measurement.counters;
     counters["wavefront"] = wave;
@@ -263,8 +262,8 @@ class StreamMR final : public mapreduce::Runtime {
     if (options_.tree) {
       for (std::uint32_t stride = 1; stride < groups; stride *= 2) {
         const std::uint64_t tasks = ceil_div(groups, 2 * std::uint64_t{stride}) * buckets;
-        q.launch(kernels_.tree_merge, LaunchShape::cover(tasks, kCleanupGroup), entries, vals,
-                 keys, ovf_entries, ovf_vals, ovf_keys, primary, tables, buckets, groups, stride,
+        q.launch(kernels_.tree_merge, LaunchShape::cover(tasks, kCleanupGroup), entries, vals, keys,
+                 ovf_entries, ovf_vals, ovf_keys, primary, tables, buckets, groups, stride,
                  options_.combine ? 1u : 0u);
         ++tree_levels_;
       }
@@ -391,10 +390,9 @@ class StreamMR final : public mapreduce::Runtime {
       SmrOutRecord r;
       std::memcpy(&r, recs.data() + i * sizeof(SmrOutRecord), sizeof r);
       if (r.key_len == SMR_DEAD || !out.keep[keep_at]) return;
-      output.emplace_back(std::string(reinterpret_cast<const char*>(keys.data()) + r.key_off,
-                                      r.key_len),
-                          std::string(reinterpret_cast<const char*>(vals.data()) + i * osize,
-                                      osize));
+      output.emplace_back(
+          std::string(reinterpret_cast<const char*>(keys.data()) + r.key_off, r.key_len),
+          std::string(reinterpret_cast<const char*>(vals.data()) + i * osize, osize));
     };
     for (std::uint32_t g = 0; g < rgroups; ++g) {
       for (std::uint32_t k = 0; k < reduce_used_[g]; ++k) {
@@ -471,9 +469,9 @@ std::unique_ptr<mapreduce::Runtime> make_runtime(backend::Device& device, const 
 }
 
 Params default_params() {
-  return {{"combine", "1"},      {"tree", "0"},         {"size_hint", "0"},
-          {"key_hint", "0"},     {"local_values", "0"}, {"hash_mask", "4294967295"},
-          {"buckets", "512"},    {"groups", "0"},       {"wavefront", "0"}};
+  return {{"combine", "1"},   {"tree", "0"},         {"size_hint", "0"},
+          {"key_hint", "0"},  {"local_values", "0"}, {"hash_mask", "4294967295"},
+          {"buckets", "512"}, {"groups", "0"},       {"wavefront", "0"}};
 }
 
 void register_variants() {
