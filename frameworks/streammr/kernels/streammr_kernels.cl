@@ -142,19 +142,17 @@ DEVICE_FN void smr_master_insert(SmrStore* s, GLOBAL SmrBucket* table, u32 m, u3
  * group's offsets (prefix sums of the counts). After each round's map the
  * group inserts the round's entries into its hash table, `active` entries per
  * election step (figure 6). Map-only apps skip the hash table. */
-#define SMR_MAP_KERNEL(NAME, PASS)                                                                 \
-  KERNEL NAME(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u32 num_records,               \
+#define SMR_MAP_PARAMS GLOBAL const uchar* input, GLOBAL const u32* rec_off, u32 num_records,               \
               GLOBAL const uchar* side, u32 side_size, u32 cap_pairs, u32 cap_bytes,               \
               GLOBAL SmrBucket* tables, u32 buckets, u32 hash_mask, u32 combine, u32 local_values, \
               LOCAL_DYNAMIC_PARAM(APP_VAL_T, local_vals), GLOBAL SmrEntry* entries,                \
               GLOBAL APP_VAL_T* vals, GLOBAL uchar* keys, GLOBAL SmrEntry* ovf_entries,            \
               GLOBAL APP_VAL_T* ovf_vals, GLOBAL uchar* ovf_keys, GLOBAL const u32* ovf_pair_base, \
-              GLOBAL const u32* ovf_byte_base, GLOBAL u32* spill, GLOBAL u32* stats) {             \
-    LOCAL_DYNAMIC(APP_VAL_T, local_vals);                                                          \
+              GLOBAL const u32* ovf_byte_base, GLOBAL u32* spill, GLOBAL u32* stats
+
+#define SMR_MAP_BODY(PASS) \
+    SMR_ELECTION_LOCALS                                                                            \
     LOCAL_ARRAY(u32, counters, SMR_COUNTERS);                                                      \
-    LOCAL_ARRAY(u32, hashed_keys, SMR_MAX_WAVE);                                                   \
-    LOCAL_ARRAY(u32, slaves, SMR_MAX_WAVE);                                                        \
-    LOCAL_ARRAY(u32, list_ids, SMR_MAX_WAVE);                                                      \
     const u32 lane = LOCAL_ID, wave = LOCAL_SIZE, g = GROUP_ID, groups = NUM_GROUPS;               \
     const u32 primary = groups * cap_pairs;                                                        \
     const u32 per_group = ((num_records + groups * wave - 1u) / (groups * wave)) * wave;           \
@@ -225,8 +223,7 @@ DEVICE_FN void smr_master_insert(SmrStore* s, GLOBAL SmrBucket* table, u32 m, u3
         stats[SMR_STAT_HEADS * groups + g] += counters[SMR_C_HEADS];                               \
         stats[SMR_STAT_HEAD_BYTES * groups + g] += counters[SMR_C_HEAD_BYTES];                     \
       }                                                                                            \
-    }                                                                                              \
-  }
+    }
 
 #if APP_HAS_REDUCE
 /* The round's entries, `active` at a time: figure 6's three steps with a
@@ -272,16 +269,22 @@ DEVICE_FN void smr_master_insert(SmrStore* s, GLOBAL SmrBucket* table, u32 m, u3
 #else
 #define SMR_INSERT_ROUND(PASS) \
   (void)begin;                 \
-  (void)active;                \
-  (void)local_vals;            \
-  (void)hashed_keys;           \
-  (void)slaves;                \
-  (void)list_ids;              \
   (void)store;
 #endif
 
-SMR_MAP_KERNEL(streammr_map, 0)
-SMR_MAP_KERNEL(streammr_map_overflow, 1)
+/* The election's local memory (map-only apps have no hash table). */
+#if APP_HAS_REDUCE
+#define SMR_ELECTION_LOCALS                    \
+  LOCAL_DYNAMIC(APP_VAL_T, local_vals);        \
+  LOCAL_ARRAY(u32, hashed_keys, SMR_MAX_WAVE); \
+  LOCAL_ARRAY(u32, slaves, SMR_MAX_WAVE);      \
+  LOCAL_ARRAY(u32, list_ids, SMR_MAX_WAVE);
+#else
+#define SMR_ELECTION_LOCALS
+#endif
+
+KERNEL streammr_map(SMR_MAP_PARAMS) { SMR_MAP_BODY(0) }
+KERNEL streammr_map_overflow(SMR_MAP_PARAMS) { SMR_MAP_BODY(1) }
 
 /* --------------------------------------------------------------- reduce */
 #if APP_HAS_REDUCE
@@ -320,15 +323,16 @@ DEVICE_FN void smr_reduce_key(EmitCtx* ctx, SmrStore* s, GLOBAL const SmrBucket*
  * region as in map (pass 0), else counted; pass 1 (streammr_reduce_overflow)
  * resumes each spilled work-item at the key where it ran out. A spill is
  * (task, key ordinal in the bucket, emits of that key already written). */
-#define SMR_REDUCE_KERNEL(NAME, PASS)                                                              \
-  KERNEL NAME(GLOBAL SmrEntry* entries, GLOBAL APP_VAL_T* vals, GLOBAL uchar* keys,                \
+#define SMR_REDUCE_PARAMS GLOBAL SmrEntry* entries, GLOBAL APP_VAL_T* vals, GLOBAL uchar* keys,                \
               GLOBAL SmrEntry* ovf_entries, GLOBAL APP_VAL_T* ovf_vals, GLOBAL uchar* ovf_keys,    \
               u32 primary, GLOBAL const SmrBucket* tables, u32 buckets, u32 num_tables,            \
               GLOBAL const uchar* side, u32 side_size, u32 cap_pairs, u32 cap_bytes,               \
               GLOBAL SmrOutRecord* out_recs, GLOBAL APP_OUT_T* out_vals, GLOBAL uchar* out_keys,   \
               GLOBAL SmrOutRecord* ovf_out_recs, GLOBAL APP_OUT_T* ovf_out_vals,                   \
               GLOBAL uchar* ovf_out_keys, GLOBAL const u32* ovf_pair_base,                         \
-              GLOBAL const u32* ovf_byte_base, GLOBAL u32* spill, GLOBAL u32* stats) {             \
+              GLOBAL const u32* ovf_byte_base, GLOBAL u32* spill, GLOBAL u32* stats
+
+#define SMR_REDUCE_BODY(PASS) \
     LOCAL_ARRAY(u32, counters, SMR_COUNTERS);                                                      \
     const u32 lane = LOCAL_ID, wave = LOCAL_SIZE, g = GROUP_ID, groups = NUM_GROUPS;               \
     for (u32 i = lane; i < SMR_COUNTERS; i += wave) counters[i] = 0u;                              \
@@ -367,8 +371,7 @@ DEVICE_FN void smr_reduce_key(EmitCtx* ctx, SmrStore* s, GLOBAL const SmrBucket*
       stats[SMR_STAT_OVF_PAIRS * groups + g] = counters[SMR_C_OVF_PAIRS];                          \
       stats[SMR_STAT_OVF_BYTES * groups + g] = counters[SMR_C_OVF_BYTES];                          \
       stats[SMR_STAT_SPILLS * groups + g] = counters[SMR_C_SPILLS];                                \
-    }                                                                                              \
-  }
+    }
 
 #if APP_HAS_REDUCE
 #define SMR_REDUCE_TASK(PASS)                                                          \
@@ -391,15 +394,15 @@ DEVICE_FN void smr_reduce_key(EmitCtx* ctx, SmrStore* s, GLOBAL const SmrBucket*
     }                                                                                  \
   }
 #else
-#define SMR_REDUCE_TASK(PASS) \
-  (void)task;                 \
-  (void)first;                \
-  (void)store;                \
-  (void)ctx;
+#define SMR_REDUCE_TASK(PASS)
+/* Map-only apps: the reduce kernels exist (every program has the same
+ * kernels) but do nothing and are never launched. */
+#undef SMR_REDUCE_BODY
+#define SMR_REDUCE_BODY(PASS)
 #endif
 
-SMR_REDUCE_KERNEL(streammr_reduce, 0)
-SMR_REDUCE_KERNEL(streammr_reduce_overflow, 1)
+KERNEL streammr_reduce(SMR_REDUCE_PARAMS) { SMR_REDUCE_BODY(0) }
+KERNEL streammr_reduce_overflow(SMR_REDUCE_PARAMS) { SMR_REDUCE_BODY(1) }
 
 /* The paper's cleanup: output i (slots of the preallocated regions first,
  * then the overflow buffer) is kept unless its key is also in an earlier
