@@ -6,6 +6,7 @@
 #include "frameworks/mars/strlib/strlib.h"
 #include "frameworks/reduction/reduction.h"
 #include "frameworks/streamgraph/family.h"
+#include "frameworks/streammr/streammr_runtime.h"
 #include "harness/core/registry.h"
 #include "micro/atomics/atomics.h"
 #include "micro/memory/memory.h"
@@ -24,6 +25,7 @@ void register_all() {
   cpu::register_variants();
   mars::register_variants();
   mars::strlib::register_family();
+  streammr::register_variants();
   coproc::register_variants();
   reduction::register_family();
   streamgraph::register_family();
