@@ -145,6 +145,7 @@ class MapReduceApp {
                                                std::size_t /*size*/) const {
     return {};
   }
+  virtual bool has_image_path() const { return false; }
 
   // Apps of several chained MapReduce jobs (page view count: remove duplicate
   // entries, then count): the jobs in order, each a MapReduceApp of its own

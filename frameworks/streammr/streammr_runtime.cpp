@@ -34,12 +34,16 @@ std::uint32_t checked_u32(std::uint64_t v, const char* what) {
   return static_cast<std::uint32_t>(v);
 }
 
+// With `image`, map and its second pass are the image kernels.
 struct Kernels {
   backend::Kernel map, map_overflow, reduce, reduce_overflow, cleanup, tree_merge;
-  static Kernels look_up(backend::Program& p) {
-    return {p.kernel("streammr_map"),     p.kernel("streammr_map_overflow"),
-            p.kernel("streammr_reduce"),  p.kernel("streammr_reduce_overflow"),
-            p.kernel("streammr_cleanup"), p.kernel("streammr_tree_merge")};
+  static Kernels look_up(backend::Program& p, bool image) {
+    return {p.kernel(image ? "streammr_map_image" : "streammr_map"),
+            p.kernel(image ? "streammr_map_image_overflow" : "streammr_map_overflow"),
+            p.kernel("streammr_reduce"),
+            p.kernel("streammr_reduce_overflow"),
+            p.kernel("streammr_cleanup"),
+            p.kernel("streammr_tree_merge")};
   }
 };
 
@@ -76,9 +80,17 @@ class StreamMR final : public mapreduce::Runtime {
   }
 
   void prepare(const apps::MapReduceApp& app) override {
+    if (options_.image && !app.has_image_path()) {
+      throw UsageError("streammr: image=1 reads an app's matrices through images; '" + app.name() +
+                       "' has no image path (matrixmult has)");
+    }
+    if (options_.image && device_.info().image2d_max_width == 0) {
+      throw RunError("streammr: image=1 needs images, which " + device_.info().name +
+                     " does not support");
+    }
     program_ = device_.build(mapreduce::mapreduce_program("streammr", app));
     scan_ = std::make_unique<mapreduce::Scan>(pool_);
-    kernels_ = Kernels::look_up(*program_);
+    kernels_ = Kernels::look_up(*program_, options_.image);
   }
 
   std::string name() const override { return "streammr"; }
@@ -130,6 +142,7 @@ class StreamMR final : public mapreduce::Runtime {
     q.write(d_input, 0, in.data, in.size);
     q.write(d_offsets, 0, offsets, offset_bytes);
     if (!in.side.empty()) q.write(d_side, 0, in.side.data(), in.side.size());
+    if (options_.image) write_images(app, in);
     q.end_span();
 
     Buffer& entries = pool_.get("map.entries", std::size_t{primary} * sizeof(SmrEntry));
@@ -150,10 +163,10 @@ class StreamMR final : public mapreduce::Runtime {
       Buffer& none_e = pool_.get("map.ovf_entries", 1);
       Buffer& none_v = pool_.get("map.ovf_vals", 1);
       Buffer& none_k = pool_.get("map.ovf_keys", 1);
-      q.launch(kernels_.map, map_shape, d_input, d_offsets, records, d_side, side_size, cap_pairs,
-               cap_bytes, tables, buckets, options_.hash_mask, combine, local_values,
-               backend::local_memory(std::size_t{local_values} * vsize), entries, vals, keys,
-               none_e, none_v, none_k, pair_base, byte_base, spill, stats);
+      launch_map(kernels_.map, map_shape, d_input, d_offsets, records, d_side, side_size, cap_pairs,
+                 cap_bytes, tables, buckets, options_.hash_mask, combine, local_values,
+                 backend::local_memory(std::size_t{local_values} * vsize), entries, vals, keys,
+                 none_e, none_v, none_k, pair_base, byte_base, spill, stats);
     }
     q.end_span();
     GroupStats map_stats = read_stats(stats, groups);
@@ -169,10 +182,10 @@ class StreamMR final : public mapreduce::Runtime {
       Buffer& ovf_e = pool_.get("map.ovf_entries", std::size_t{ovf_pairs} * sizeof(SmrEntry));
       Buffer& ovf_v = pool_.get("map.ovf_vals", std::size_t{ovf_pairs} * vsize);
       Buffer& ovf_k = pool_.get("map.ovf_keys", ovf_bytes);
-      q.launch(kernels_.map_overflow, map_shape, d_input, d_offsets, records, d_side, side_size,
-               cap_pairs, cap_bytes, tables, buckets, options_.hash_mask, combine, local_values,
-               backend::local_memory(std::size_t{local_values} * vsize), entries, vals, keys, ovf_e,
-               ovf_v, ovf_k, pair_base, byte_base, spill, stats);
+      launch_map(kernels_.map_overflow, map_shape, d_input, d_offsets, records, d_side, side_size,
+                 cap_pairs, cap_bytes, tables, buckets, options_.hash_mask, combine, local_values,
+                 backend::local_memory(std::size_t{local_values} * vsize), entries, vals, keys,
+                 ovf_e, ovf_v, ovf_k, pair_base, byte_base, spill, stats);
       q.end_span();
       map_stats = read_stats(stats, groups);
     }
@@ -228,6 +241,38 @@ class StreamMR final : public mapreduce::Runtime {
   }
 
  private:
+  // streammr/image: the input's matrices as images (kept between runs while
+  // their shapes stay), written in the copy_in span. A matrix with no
+  // elements (or an input without matrices) gets a 1 x 1 placeholder: the map
+  // reads none of its texels.
+  void write_images(const apps::MapReduceApp& app, const mapreduce::PreparedInput& in) {
+    auto inputs = app.image_inputs(in.data, in.size);
+    if (inputs.empty()) inputs.resize(2);
+    if (inputs.size() != 2) {
+      throw RunError("streammr: the image kernels take two images; " + app.name() + " has " +
+                     std::to_string(inputs.size()));
+    }
+    static const float placeholder = 0.0f;
+    images_.resize(2);
+    for (std::size_t i = 0; i < 2; ++i) {
+      apps::MapReduceApp::ImageInput m = inputs[i];
+      if (m.width == 0 || m.height == 0) m = {1, 1, &placeholder};
+      if (images_[i].width() != m.width || images_[i].height() != m.height) {
+        images_[i] = device_.allocate_image_f32(m.width, m.height);
+      }
+      device_.queue().write_image(images_[i], m.texels);
+    }
+  }
+  // A map kernel: `args`, then with `image` the two images (write_images).
+  template <class... Args>
+  void launch_map(const backend::Kernel& kernel, LaunchShape shape, const Args&... args) {
+    std::vector<backend::KernelArg> all{backend::make_arg(args)...};
+    if (options_.image) {
+      for (const backend::Image2D& image : images_) all.push_back(backend::make_arg(image));
+    }
+    device_.queue().launch_args(kernel, shape, all);
+  }
+
   GroupStats read_stats(Buffer& stats, std::uint32_t groups) {
     GroupStats s;
     s.groups = groups;
@@ -437,6 +482,7 @@ class StreamMR final : public mapreduce::Runtime {
   std::uint32_t tree_levels_ = 0;
   std::uint32_t reduce_groups_ = 0, reduce_slots_ = 0;
   std::vector<std::uint32_t> reduce_used_;
+  std::vector<backend::Image2D> images_;
 };
 
 }  // namespace
@@ -452,6 +498,7 @@ Options options_from(const Params& params) {
   o.buckets = mapreduce::param_u32(params, "buckets");
   o.groups = mapreduce::param_u32(params, "groups");
   o.wavefront = mapreduce::param_u32(params, "wavefront");
+  o.image = mapreduce::param_bool(params, "image");
   if (o.buckets == 0 || (o.buckets & (o.buckets - 1)) != 0) {
     throw UsageError("streammr: buckets must be a power of two");
   }
@@ -471,7 +518,8 @@ std::unique_ptr<mapreduce::Runtime> make_runtime(backend::Device& device, const 
 Params default_params() {
   return {{"combine", "1"},   {"tree", "0"},         {"size_hint", "0"},
           {"key_hint", "0"},  {"local_values", "0"}, {"hash_mask", "4294967295"},
-          {"buckets", "512"}, {"groups", "0"},       {"wavefront", "0"}};
+          {"buckets", "512"}, {"groups", "0"},       {"wavefront", "0"},
+          {"image", "0"}};
 }
 
 void register_variants() {
@@ -496,6 +544,10 @@ void register_variants() {
        "as default with the tree-like reduce: tables merged pairwise (log2 levels, combining "
        "where the app has a combiner), then one reduce over table 0 without cleanup",
        {{"tree", "1"}}},
+      {"image",
+       "as default with map reading the app's input matrices through the texture path "
+       "(OpenCL images, CUDA texture objects; matrixmult only; streammr.image)",
+       {{"image", "1"}}},
   };
   for (const Def& d : defs) {
     Params p = defaults;
@@ -506,7 +558,9 @@ void register_variants() {
     v.description = d.description;
     v.backends = {backend::Kind::opencl, backend::Kind::cuda};
     v.default_params = p;
-    for (const apps::MapReduceApp* app : apps::mapreduce_apps()) v.apps.push_back(app->name());
+    for (const apps::MapReduceApp* app : apps::mapreduce_apps()) {
+      if (p.at("image") == "0" || app->has_image_path()) v.apps.push_back(app->name());
+    }
     v.make = mapreduce::point_factory([](const PointContext& ctx) {
       if (!ctx.device) throw UsageError("streammr needs a GPU backend (opencl or cuda)");
       return make_runtime(*ctx.device, options_from(ctx.params));

@@ -26,6 +26,9 @@ struct Options {
   std::uint32_t buckets = 512;            // per table, a power of two
   std::uint32_t groups = 0;               // map work-groups (= tables); 0: 32 per compute unit
   std::uint32_t wavefront = 0;            // work-group size; 0: the device's warp width, else 32
+  // Map reads the app's input matrices through the texture path (OpenCL
+  // images, CUDA texture objects; streammr.image): apps with an image path only.
+  bool image = false;
 };
 
 Params default_params();

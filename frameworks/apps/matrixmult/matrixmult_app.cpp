@@ -76,6 +76,7 @@ class MatrixMult final : public MapReduceApp {
     return {bytes, bytes + sizeof(words)};
   }
 
+  bool has_image_path() const override { return true; }
   // A as a k-wide, n-high image; B as an m-wide, k-high one (app_map_image).
   std::vector<ImageInput> image_inputs(const std::uint8_t* data, std::size_t size) const override {
     const Operands o = operands(data, size);

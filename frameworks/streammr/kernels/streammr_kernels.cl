@@ -150,7 +150,12 @@ DEVICE_FN void smr_master_insert(SmrStore* s, GLOBAL SmrBucket* table, u32 m, u3
               GLOBAL APP_VAL_T* ovf_vals, GLOBAL uchar* ovf_keys, GLOBAL const u32* ovf_pair_base, \
               GLOBAL const u32* ovf_byte_base, GLOBAL u32* spill, GLOBAL u32* stats
 
-#define SMR_MAP_BODY(PASS) \
+/* The map call of a round: the app's map over buffers, or (streammr/image)
+ * over the image copies of its input (app_map_image, streammr.image). */
+#define SMR_CALL_MAP app_map(&ctx, input, rec_off[rec], rec_off[rec + 1u])
+#define SMR_CALL_MAP_IMAGE app_map_image(&ctx, image_a, image_b, rec_off[rec])
+
+#define SMR_MAP_BODY(PASS, CALL) \
     SMR_ELECTION_LOCALS                                                                            \
     LOCAL_ARRAY(u32, counters, SMR_COUNTERS);                                                      \
     const u32 lane = LOCAL_ID, wave = LOCAL_SIZE, g = GROUP_ID, groups = NUM_GROUPS;               \
@@ -198,7 +203,7 @@ DEVICE_FN void smr_master_insert(SmrStore* s, GLOBAL SmrBucket* table, u32 m, u3
           ctx.skip = spill[2u * (g * per_group + i) + 1u];                                         \
         }                                                                                          \
       }                                                                                            \
-      if (rec != SMR_NONE) app_map(&ctx, input, rec_off[rec], rec_off[rec + 1u]);                  \
+      if (rec != SMR_NONE) CALL;                                                                   \
       if (PASS == 0 && ctx.spilled) {                                                              \
         const u32 at = ATOMIC_INC_U32(&counters[SMR_C_SPILLS]);                                    \
         spill[2u * (g * per_group + at)] = rec;                                                    \
@@ -283,8 +288,26 @@ DEVICE_FN void smr_master_insert(SmrStore* s, GLOBAL SmrBucket* table, u32 m, u3
 #define SMR_ELECTION_LOCALS
 #endif
 
-KERNEL streammr_map(SMR_MAP_PARAMS) { SMR_MAP_BODY(0) }
-KERNEL streammr_map_overflow(SMR_MAP_PARAMS) { SMR_MAP_BODY(1) }
+KERNEL streammr_map(SMR_MAP_PARAMS) { SMR_MAP_BODY(0, SMR_CALL_MAP) }
+KERNEL streammr_map_overflow(SMR_MAP_PARAMS) { SMR_MAP_BODY(1, SMR_CALL_MAP) }
+
+/* streammr/image: the same two passes with the input's matrices read through
+ * the texture path. Every program has these kernels (the CUDA kernel tables
+ * list every KERNEL line); they are empty for apps without APP_MAP_IMAGES and
+ * absent on OpenCL devices without images. */
+#if defined(IMAGE2D_F32)
+#if defined(APP_MAP_IMAGES)
+#define SMR_MAP_IMAGE_BODY(PASS) SMR_MAP_BODY(PASS, SMR_CALL_MAP_IMAGE)
+#else
+#define SMR_MAP_IMAGE_BODY(PASS)
+#endif
+KERNEL streammr_map_image(SMR_MAP_PARAMS, IMAGE2D_F32 image_a, IMAGE2D_F32 image_b) {
+  SMR_MAP_IMAGE_BODY(0)
+}
+KERNEL streammr_map_image_overflow(SMR_MAP_PARAMS, IMAGE2D_F32 image_a, IMAGE2D_F32 image_b) {
+  SMR_MAP_IMAGE_BODY(1)
+}
+#endif
 
 /* --------------------------------------------------------------- reduce */
 #if APP_HAS_REDUCE

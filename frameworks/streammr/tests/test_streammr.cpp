@@ -8,6 +8,7 @@
 #include "frameworks/common/tests/device_fixture.h"
 #include "frameworks/common/tests/mapreduce_inputs.h"
 #include "frameworks/streammr/streammr_runtime.h"
+#include "harness/core/errors.h"
 
 namespace harness::testing {
 namespace {
@@ -55,6 +56,21 @@ TEST_P(StreamMRTest, GlobalAndLocalOverflowMatchReference) {
   o.local_values = 1;
   o.groups = 3;
   expect_reference(runtimes(o), app(), "size_hint=2, key_hint=3, local_values=1");
+}
+
+// streammr/image: apps with an image path read their matrices through the
+// texture path and give the reference's answer (same products, same order);
+// the others are refused before anything runs.
+TEST_P(StreamMRTest, ImageInputMatchesReferenceOrIsRefused) {
+  if (device_->info().image2d_max_width == 0) GTEST_SKIP() << "no image support";
+  streammr::Options o;
+  o.image = true;
+  if (app().has_image_path()) {
+    expect_reference(runtimes(o), app(), "image");
+  } else {
+    auto runtime = streammr::make_runtime(*device_, o);
+    EXPECT_THROW(runtime->prepare(app()), UsageError);
+  }
 }
 
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(StreamMRTest);
