@@ -5,6 +5,7 @@
 #include "frameworks/atomicmr/global_hash_table.h"
 #include "frameworks/common/buffer_pool.h"
 #include "frameworks/common/mapreduce_program.h"
+#include "frameworks/mars/scoped_span.h"
 #include "harness/core/errors.h"
 #include "harness/core/stopwatch.h"
 #include "harness/dialect/dialect.h"
@@ -88,10 +89,10 @@ class HashRuntime final : public mapreduce::Runtime {
     q.end_span();
 
     retries_ = 0;
-    q.begin_span("map");
+    mapreduce::ScopedSpan map_span(q, "map");
     const HashTableUsage used =
         build_table(app, d_input, d_offsets, records, d_side, side_size, in.size);
-    q.end_span();
+    map_span.end();
 
     HostOutput out;
     std::uint64_t outputs_reserved = 0;
@@ -199,7 +200,7 @@ class HashRuntime final : public mapreduce::Runtime {
     out_key_capacity_ = std::max(out_key_capacity_, used.key_bytes);
     std::uint64_t reserved = 0;
     std::uint32_t counts[AMR_COUNTERS] = {};
-    q.begin_span("reduce");
+    mapreduce::ScopedSpan span(q, "reduce");
     for (;;) {
       q.fill_zero(counters, 0, sizeof(counts));
       if (used.entries > 0) {
@@ -221,7 +222,7 @@ class HashRuntime final : public mapreduce::Runtime {
       out_key_capacity_ = std::max(out_key_capacity_, counts[AMR_COUNTER_KEY_BYTES]);
       ++retries_;
     }
-    q.end_span();
+    span.end();
     const std::uint32_t outputs = counts[AMR_COUNTER_OUTPUTS];
     q.begin_span("copy_out");
     read_output(pool_.get("out.recs", std::size_t{out_capacity_} * sizeof(AmrOutRecord)),

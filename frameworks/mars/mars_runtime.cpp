@@ -8,6 +8,7 @@
 #include "frameworks/common/mapreduce_program.h"
 #include "frameworks/common/radix_sort.h"
 #include "frameworks/common/scan.h"
+#include "frameworks/mars/scoped_span.h"
 #include "harness/core/embedded_files.h"
 #include "harness/core/errors.h"
 #include "harness/core/stopwatch.h"
@@ -296,7 +297,7 @@ class Mars final : public mapreduce::Runtime {
       pair_capacity_ =
           std::max({pair_capacity_, in.records, static_cast<std::uint32_t>(bytes / 8)});
     }
-    q.begin_span("map");
+    mapreduce::ScopedSpan span(q, "map");
     for (;;) {
       Buffer& keys = pool_.get("keys", key_capacity_);
       Buffer& recs = pool_.get("recs", index_bytes(pair_capacity_));
@@ -329,7 +330,7 @@ class Mars final : public mapreduce::Runtime {
       check_sortable(im.pairs);
       if (im.pairs <= pair_capacity_ && im.key_bytes <= key_capacity_) {
         pad_index(pool_.get("recs", index_bytes(pair_capacity_)), im.pairs);
-        q.end_span();
+        span.end();
         return im;
       }
       key_capacity_ = std::max(key_capacity_, im.key_bytes);
@@ -509,7 +510,7 @@ class Mars final : public mapreduce::Runtime {
     auto& q = device_.queue();
     Buffer& flags = pool_.get("group.flags", std::size_t{pairs} * 4 + 4);
     Buffer& ids = pool_.get("group.ids", std::size_t{pairs} * 4 + 4);
-    q.begin_span("reduce");
+    mapreduce::ScopedSpan span(q, "reduce");
     std::uint32_t groups = 0;
     if (pairs > 0) {
       q.launch(kernels_.mark_groups, LaunchShape::cover(pairs, kSortGroup), recs, keys, pairs,
@@ -531,7 +532,7 @@ class Mars final : public mapreduce::Runtime {
     Buffer& d_out_keys = pool_.get("out.keys", out_key_bytes);
     Buffer& d_out_recs = pool_.get("out.recs", std::size_t{outputs} * sizeof(OutRecord));
     Buffer& d_out_vals = pool_.get("out.vals", std::size_t{outputs} * app.output_value_size());
-    q.end_span();
+    span.end();
 
     q.begin_span("copy_out");
     out_recs.resize(outputs);
