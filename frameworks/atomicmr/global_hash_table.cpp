@@ -69,9 +69,15 @@ bool GlobalHashTable::fits(const HashTableUsage& used) const {
 }
 
 HashTableCapacity GlobalHashTable::grown(const HashTableUsage& used) const {
+  // Entries (and their key bytes) created by inserts that lost a race to the
+  // same key vary from build to build: a quarter more leaves room for them.
+  auto with_room = [](std::uint32_t n) {
+    return static_cast<std::uint32_t>(
+        std::min<std::uint64_t>(n + std::uint64_t{n} / 4, 0xfffffffeu));
+  };
   HashTableCapacity c = capacity_;
-  c.entries = std::max(c.entries, used.entries);
-  c.key_bytes = std::max(c.key_bytes, used.key_bytes);
+  c.entries = std::max(c.entries, with_room(used.entries));
+  c.key_bytes = std::max(c.key_bytes, with_room(used.key_bytes));
   c.nodes = std::max(c.nodes, used.nodes);
   if (used.full) {
     c.slots = c.slots >= kMaxSlots ? c.slots : c.slots * 2;
