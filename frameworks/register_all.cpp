@@ -1,5 +1,6 @@
 // Every framework registers its variants here: adding a framework is one line.
 #include "frameworks/apps/registry.h"
+#include "frameworks/atomicmr/atomicmr.h"
 #include "frameworks/coproc/coproc_runtime.h"
 #include "frameworks/cpu/cpu_runtime.h"
 #include "frameworks/mars/mars_runtime.h"
@@ -25,6 +26,7 @@ void register_all() {
   cpu::register_variants();
   mars::register_variants();
   mars::strlib::register_family();
+  atomicmr::register_variants();
   streammr::register_variants();
   coproc::register_variants();
   reduction::register_family();

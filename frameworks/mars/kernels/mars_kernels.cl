@@ -11,12 +11,12 @@ DEVICE_FN u32 mars_task(u32 t, u32 k, u32 threads, u32 per_thread, u32 coalesced
   return coalesced ? t + k * threads : t * per_thread + k;
 }
 
-DEVICE_FN EmitCtx mars_ctx(GLOBAL const uchar* side, u32 side_size, u32 counting, u32 key_bytes,
+DEVICE_FN EmitCtx mars_ctx(GLOBAL const uchar* side, u32 side_size, u32 mode, u32 key_bytes,
                            u32 pairs) {
   EmitCtx ctx;
   ctx.side = side;
   ctx.side_size = side_size;
-  ctx.counting = counting;
+  ctx.mode = mode;
   ctx.key_bytes = key_bytes;
   ctx.pairs = pairs;
   ctx.keys = 0;
@@ -25,6 +25,10 @@ DEVICE_FN EmitCtx mars_ctx(GLOBAL const uchar* side, u32 side_size, u32 counting
   ctx.out_recs = 0;
   ctx.out_vals = 0;
   ctx.vector_loads = 0;
+  ctx.counters = 0;
+  ctx.key_capacity = 0;
+  ctx.pair_capacity = 0;
+  ctx.reserved = 0;
   return ctx;
 }
 
@@ -34,7 +38,7 @@ KERNEL mars_map_count(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u32 
                       GLOBAL u32* pairs) {
   u32 t = GLOBAL_ID, threads = GLOBAL_SIZE;
   u32 per = (num_records + threads - 1) / threads;
-  EmitCtx ctx = mars_ctx(side, side_size, 1u, 0u, 0u);
+  EmitCtx ctx = mars_ctx(side, side_size, MARS_MODE_COUNT, 0u, 0u);
   for (u32 k = 0; k < per; ++k) {
     u32 r = mars_task(t, k, threads, per, coalesced);
     if (r >= num_records) break;
@@ -51,7 +55,7 @@ KERNEL mars_map_emit(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u32 n
                      u32 vector_loads) {
   u32 t = GLOBAL_ID, threads = GLOBAL_SIZE;
   u32 per = (num_records + threads - 1) / threads;
-  EmitCtx ctx = mars_ctx(side, side_size, 0u, key_offsets[t], pair_offsets[t]);
+  EmitCtx ctx = mars_ctx(side, side_size, MARS_MODE_WRITE, key_offsets[t], pair_offsets[t]);
   ctx.vector_loads = vector_loads;
   ctx.keys = keys;
   ctx.recs = recs;
@@ -61,6 +65,99 @@ KERNEL mars_map_emit(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u32 n
     if (r >= num_records) break;
     app_map(&ctx, input, rec_off[r], rec_off[r + 1]);
   }
+}
+
+/* ------------------------------------------------- map, AtomicMR (S3) */
+/* No count pass: every emit reserves its key bytes and its pair with global
+ * atomics (MARS_MODE_RESERVE_EACH) in buffers of the capacity the host
+ * guessed; past it nothing is written, and the counters tell the host the
+ * size to retry with. */
+KERNEL mars_map_atomic_thread(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u32 num_records,
+                              u32 coalesced, GLOBAL const uchar* side, u32 side_size,
+                              GLOBAL u32* counters, u32 key_capacity, u32 pair_capacity,
+                              GLOBAL uchar* keys, GLOBAL MarsRecord* recs, GLOBAL APP_VAL_T* vals,
+                              u32 vector_loads) {
+  u32 t = GLOBAL_ID, threads = GLOBAL_SIZE;
+  u32 per = (num_records + threads - 1) / threads;
+  EmitCtx ctx = mars_ctx(side, side_size, MARS_MODE_RESERVE_EACH, 0u, 0u);
+  ctx.vector_loads = vector_loads;
+  ctx.keys = keys;
+  ctx.recs = recs;
+  ctx.vals = vals;
+  ctx.counters = counters;
+  ctx.key_capacity = key_capacity;
+  ctx.pair_capacity = pair_capacity;
+  for (u32 k = 0; k < per; ++k) {
+    u32 r = mars_task(t, k, threads, per, coalesced);
+    if (r >= num_records) break;
+    app_map(&ctx, input, rec_off[r], rec_off[r + 1]);
+  }
+}
+
+/* One reservation per warp and round (S3: "one master thread in the
+ * wavefront is responsible for allocating more buffer for all threads"), for
+ * apps whose map emits exactly one pair with an APP_KEY_SIZE-byte key per
+ * record, so a lane's need is known before its map runs: 1 pair if it has a
+ * record this round. Lock-step is not assumed: lanes publish their need in
+ * local memory, the first lane of every `warp` lanes adds them up and does
+ * the one atomic, and after a barrier each lane writes at the warp's base
+ * plus the lanes before it. Every work-item runs every round (the barriers'
+ * trip count is uniform). Keys have one size, so a pair's key bytes start at
+ * pair * APP_KEY_SIZE and one counter serves both. An emit that breaks the
+ * declaration (none, two, another key size) sets MARS_COUNTER_BROKEN. */
+KERNEL mars_map_atomic_warp(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u32 num_records,
+                            u32 coalesced, GLOBAL const uchar* side, u32 side_size,
+                            GLOBAL u32* counters, GLOBAL uchar* keys, GLOBAL MarsRecord* recs,
+                            GLOBAL APP_VAL_T* vals, u32 vector_loads, u32 warp) {
+#if defined(APP_MAP_EMITS_ONE) && defined(APP_KEY_SIZE)
+  LOCAL_ARRAY(u32, has_record, MARS_MAX_GROUP_SIZE);
+  LOCAL_ARRAY(u32, warp_base, MARS_MAX_GROUP_SIZE); /* at the leader's lane */
+  u32 t = GLOBAL_ID, threads = GLOBAL_SIZE, lane = LOCAL_ID;
+  u32 leader = lane - lane % warp;
+  u32 per = (num_records + threads - 1) / threads;
+  EmitCtx ctx = mars_ctx(side, side_size, MARS_MODE_RESERVED_ONE, 0u, 0u);
+  ctx.vector_loads = vector_loads;
+  ctx.keys = keys;
+  ctx.recs = recs;
+  ctx.vals = vals;
+  ctx.counters = counters;
+  for (u32 k = 0; k < per; ++k) {
+    u32 r = mars_task(t, k, threads, per, coalesced);
+    u32 valid = r < num_records ? 1u : 0u;
+    has_record[lane] = valid;
+    BARRIER_LOCAL();
+    if (lane == leader) {
+      u32 need = 0;
+      for (u32 i = 0; i < warp; ++i) need += has_record[lane + i];
+      warp_base[lane] = need > 0 ? ATOMIC_ADD_U32(counters + MARS_COUNTER_PAIRS, need) : 0u;
+    }
+    BARRIER_LOCAL();
+    if (valid) {
+      u32 before = 0;
+      for (u32 i = leader; i < lane; ++i) before += has_record[i];
+      ctx.pairs = warp_base[leader] + before;
+      ctx.key_bytes = ctx.pairs * (u32)APP_KEY_SIZE;
+      ctx.reserved = 1u;
+      app_map(&ctx, input, rec_off[r], rec_off[r + 1]);
+      if (ctx.reserved) ATOMIC_MAX_U32(counters + MARS_COUNTER_BROKEN, 1u);
+    }
+    BARRIER_LOCAL(); /* has_record and warp_base are rewritten next round */
+  }
+#else
+  /* The host refuses apps without the declaration (mars_runtime.cpp). */
+  (void)input;
+  (void)rec_off;
+  (void)num_records;
+  (void)coalesced;
+  (void)side;
+  (void)side_size;
+  (void)counters;
+  (void)keys;
+  (void)recs;
+  (void)vals;
+  (void)vector_loads;
+  (void)warp;
+#endif
 }
 
 /* ----------------------------------------------------------------- sort */
@@ -267,7 +364,7 @@ KERNEL mars_reduce_count(GLOBAL const MarsRecord* recs, GLOBAL const uchar* keys
                          GLOBAL u32* key_bytes, GLOBAL u32* outputs) {
   u32 t = GLOBAL_ID, threads = GLOBAL_SIZE;
   u32 per = (groups + threads - 1) / threads;
-  EmitCtx ctx = mars_ctx(side, side_size, 1u, 0u, 0u);
+  EmitCtx ctx = mars_ctx(side, side_size, MARS_MODE_COUNT, 0u, 0u);
   for (u32 k = 0; k < per; ++k) {
     u32 g = mars_task(t, k, threads, per, coalesced);
     if (g >= groups) break;
@@ -285,10 +382,34 @@ KERNEL mars_reduce_emit(GLOBAL const MarsRecord* recs, GLOBAL const uchar* keys,
                         GLOBAL APP_OUT_T* out_vals) {
   u32 t = GLOBAL_ID, threads = GLOBAL_SIZE;
   u32 per = (groups + threads - 1) / threads;
-  EmitCtx ctx = mars_ctx(side, side_size, 0u, key_offsets[t], out_offsets[t]);
+  EmitCtx ctx = mars_ctx(side, side_size, MARS_MODE_WRITE, key_offsets[t], out_offsets[t]);
   ctx.keys = out_keys;
   ctx.out_recs = out_recs;
   ctx.out_vals = out_vals;
+  for (u32 k = 0; k < per; ++k) {
+    u32 g = mars_task(t, k, threads, per, coalesced);
+    if (g >= groups) break;
+    mars_reduce_group(&ctx, recs, keys, vals, starts, g);
+  }
+}
+
+/* AtomicMR's reduce: one reservation per emit (S3 reserves reduce output per
+ * thread in every variant), in buffers of the capacity the host guessed. */
+KERNEL mars_reduce_atomic(GLOBAL const MarsRecord* recs, GLOBAL const uchar* keys,
+                          GLOBAL const APP_VAL_T* vals, GLOBAL const u32* starts, u32 groups,
+                          u32 coalesced, GLOBAL const uchar* side, u32 side_size,
+                          GLOBAL u32* counters, u32 key_capacity, u32 out_capacity,
+                          GLOBAL uchar* out_keys, GLOBAL MarsOutRecord* out_recs,
+                          GLOBAL APP_OUT_T* out_vals) {
+  u32 t = GLOBAL_ID, threads = GLOBAL_SIZE;
+  u32 per = (groups + threads - 1) / threads;
+  EmitCtx ctx = mars_ctx(side, side_size, MARS_MODE_RESERVE_EACH, 0u, 0u);
+  ctx.keys = out_keys;
+  ctx.out_recs = out_recs;
+  ctx.out_vals = out_vals;
+  ctx.counters = counters;
+  ctx.key_capacity = key_capacity;
+  ctx.pair_capacity = out_capacity;
   for (u32 k = 0; k < per; ++k) {
     u32 g = mars_task(t, k, threads, per, coalesced);
     if (g >= groups) break;

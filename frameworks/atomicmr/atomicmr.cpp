@@ -1,0 +1,76 @@
+#include "frameworks/atomicmr/atomicmr.h"
+
+#include "frameworks/apps/registry.h"
+#include "frameworks/atomicmr/hash_runtime.h"
+#include "frameworks/mars/mars_runtime.h"
+#include "harness/core/errors.h"
+
+namespace harness::atomicmr {
+namespace {
+
+// Whether atomicmr/warp can run the app: every job's map emits exactly one
+// pair with a fixed key size.
+bool warp_runs(const apps::MapReduceApp& app) {
+  if (app.jobs().empty()) return mars::map_emits_one_key_size(app) > 0;
+  for (const apps::MapReduceApp* job : app.jobs()) {
+    if (mars::map_emits_one_key_size(*job) == 0) return false;
+  }
+  return true;
+}
+
+void add(VariantInfo v, Params params, mapreduce::RuntimeFactory make) {
+  v.framework = "atomicmr";
+  v.backends = {backend::Kind::opencl, backend::Kind::cuda};
+  v.default_params = std::move(params);
+  v.make = mapreduce::point_factory(std::move(make));
+  Registry::instance().add_variant(std::move(v));
+}
+
+}  // namespace
+
+void register_variants() {
+  auto make_mars = [](const PointContext& ctx) {
+    if (!ctx.device) throw UsageError("atomicmr needs a GPU backend (opencl or cuda)");
+    return mars::make_runtime(*ctx.device, mars::options_from(ctx.params));
+  };
+  std::vector<std::string> all_apps, warp_apps;
+  for (const apps::MapReduceApp* app : apps::mapreduce_apps()) {
+    all_apps.push_back(app->name());
+    if (warp_runs(*app)) warp_apps.push_back(app->name());
+  }
+
+  VariantInfo thread;
+  thread.name = "thread";
+  thread.description =
+      "Mars without the count pass: every map and reduce emit reserves its output place with "
+      "global atomics (S3's AtomicMR as run for string match)";
+  thread.apps = all_apps;
+  Params thread_params = mars::default_params();
+  thread_params["reserve"] = "atomic_thread";
+  add(std::move(thread), thread_params, make_mars);
+
+  VariantInfo warp;
+  warp.name = "warp";
+  warp.description =
+      "Mars without the count pass: one global atomic per warp reserves the map output of its "
+      "lanes (apps whose map emits one pair with a fixed key size: S3's AtomicMR for MM and KM); "
+      "reduce per emit";
+  warp.apps = warp_apps;
+  Params warp_params = mars::default_params();
+  warp_params["reserve"] = "atomic_warp";
+  warp_params["warp"] = "0";
+  add(std::move(warp), warp_params, make_mars);
+
+  VariantInfo hash;
+  hash.name = "hash";
+  hash.description =
+      "MapCG-style grouping: map inserts every pair into a global hash table built with CAS "
+      "(no sort), reduce per distinct key, output reserved with global atomics";
+  hash.apps = all_apps;
+  add(std::move(hash), hash_default_params(), [](const PointContext& ctx) {
+    if (!ctx.device) throw UsageError("atomicmr needs a GPU backend (opencl or cuda)");
+    return make_hash_runtime(*ctx.device, hash_options_from(ctx.params));
+  });
+}
+
+}  // namespace harness::atomicmr
