@@ -8,6 +8,7 @@
 #include "frameworks/apps/registry.h"
 #include "frameworks/common/job_chain.h"
 #include "harness/core/errors.h"
+#include "harness/core/stopwatch.h"
 
 namespace harness::mapreduce {
 namespace {
@@ -112,6 +113,17 @@ PreparedInput preprocess(const apps::MapReduceApp& app, const apps::Params& para
   in.offsets = app.split_records(data, size);
   in.side = app.side_data(params, data, size);
   return in;
+}
+
+RunResult Runtime::run(const apps::MapReduceApp& app, const std::uint8_t* input, std::size_t size) {
+  Stopwatch host;
+  const PreparedInput in = preprocess(app, app_params(), input, size);
+  const double preprocess_ms = host.elapsed_ms();
+  RunResult result = run_records(app, in, 0, in.records());
+  result.measurement.total_ms += preprocess_ms;
+  auto& phases = result.measurement.phases;
+  phases.insert(phases.begin(), {"preprocess", preprocess_ms});
+  return result;
 }
 
 RunResult Runtime::run_records(const apps::MapReduceApp& app, const PreparedInput& /*input*/,

@@ -43,9 +43,10 @@ class Runtime {
   virtual void prepare(const apps::MapReduceApp& /*app*/) {}
   // One timed run: host preprocessing (app.split_records and
   // app.side_data(app_params(), ...)), map, grouping, reduce, output in host
-  // memory. Inputs of apps::kMaxInputBytes or more throw RunError.
-  virtual RunResult run(const apps::MapReduceApp& app, const std::uint8_t* input,
-                        std::size_t size) = 0;
+  // memory. Inputs of apps::kMaxInputBytes or more throw RunError. Default:
+  // mapreduce::preprocess timed as phase `preprocess` (Mars' AddMapInputRecord
+  // on the host), then run_records over every record.
+  virtual RunResult run(const apps::MapReduceApp& app, const std::uint8_t* input, std::size_t size);
   // One timed run over map records [first, last) of an input the caller has
   // preprocessed (co-processing, mars.fig9, splits one input between two
   // runtimes): no `preprocess` phase; the output is that of those records

@@ -95,17 +95,6 @@ class StreamMR final : public mapreduce::Runtime {
 
   std::string name() const override { return "streammr"; }
 
-  mapreduce::RunResult run(const apps::MapReduceApp& app, const std::uint8_t* input,
-                           std::size_t size) override {
-    Stopwatch host;
-    const mapreduce::PreparedInput in = mapreduce::preprocess(app, app_params(), input, size);
-    const double preprocess_ms = host.elapsed_ms();
-    mapreduce::RunResult result = run_records(app, in, 0, in.records());
-    result.measurement.total_ms += preprocess_ms;
-    auto& phases = result.measurement.phases;
-    phases.insert(phases.begin(), {"preprocess", preprocess_ms});
-    return result;
-  }
 
   mapreduce::RunResult run_records(const apps::MapReduceApp& app,
                                    const mapreduce::PreparedInput& in, std::uint32_t first,
