@@ -43,7 +43,7 @@ void register_variants() {
   thread.name = "thread";
   thread.description =
       "Mars without the count pass: every map and reduce emit reserves its output place with "
-      "global atomics (S3's AtomicMR as run for string match)";
+      "global atomics (S0's AtomicMR as run for string match)";
   thread.apps = all_apps;
   Params thread_params = mars::default_params();
   thread_params["reserve"] = "atomic_thread";
@@ -53,7 +53,7 @@ void register_variants() {
   warp.name = "warp";
   warp.description =
       "Mars without the count pass: one global atomic per warp reserves the map output of its "
-      "lanes (apps whose map emits one pair with a fixed key size: S3's AtomicMR for MM and KM); "
+      "lanes (apps whose map emits one pair with a fixed key size: S0's AtomicMR for MM and KM); "
       "reduce per emit";
   warp.apps = warp_apps;
   Params warp_params = mars::default_params();

@@ -1,4 +1,4 @@
-// atomicmr/hash: MapCG-style MapReduce (seed S3 ref [5]): map inserts every
+// atomicmr/hash: MapCG-style MapReduce (seed S0 ref [5]): map inserts every
 // pair into a global hash table built with atomics (global_hash_table.h), so
 // grouping needs no sort; reduce runs per distinct key over its value list
 // and reserves its output with global atomics.

@@ -125,7 +125,7 @@ class Mars final : public mapreduce::Runtime {
             "apps whose map emits exactly one pair with a fixed key size (APP_MAP_EMITS_ONE and "
             "APP_KEY_SIZE in " +
             app.types_file() + "), not '" + app.name() +
-            "': run it with atomicmr/thread (S3 also reserved per thread for string match)");
+            "': run it with atomicmr/thread (S0 also reserved per thread for string match)");
       }
     }
     program_ = device_.build(mapreduce::mapreduce_program("mars", app));

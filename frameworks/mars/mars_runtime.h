@@ -1,6 +1,6 @@
 // Mars (seed S1): a GPU MapReduce runtime with two-pass output (count, prefix
 // sum, emit) for map and reduce and grouping by a bitonic sort of the index.
-// With Options::reserve it is also AtomicMR (seed S3): no count pass, output
+// With Options::reserve it is also AtomicMR (seed S0): no count pass, output
 // space reserved with global atomics (frameworks/atomicmr/README.md).
 #pragma once
 

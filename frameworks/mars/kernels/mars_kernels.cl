@@ -67,7 +67,7 @@ KERNEL mars_map_emit(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u32 n
   }
 }
 
-/* ------------------------------------------------- map, AtomicMR (S3) */
+/* ------------------------------------------------- map, AtomicMR (S0) */
 /* No count pass: every emit reserves its key bytes and its pair with global
  * atomics (MARS_MODE_RESERVE_EACH) in buffers of the capacity the host
  * guessed; past it nothing is written, and the counters tell the host the
@@ -94,8 +94,8 @@ KERNEL mars_map_atomic_thread(GLOBAL const uchar* input, GLOBAL const u32* rec_o
   }
 }
 
-/* One reservation per warp and round (S3: "one master thread in the
- * wavefront is responsible for allocating more buffer for all threads"), for
+/* One reservation per warp and round (S0: a master thread reserves the
+ * output space of its whole wavefront), for
  * apps whose map emits exactly one pair with an APP_KEY_SIZE-byte key per
  * record, so a lane's need is known before its map runs: 1 pair if it has a
  * record this round. Lock-step is not assumed: lanes publish their need in
@@ -393,7 +393,7 @@ KERNEL mars_reduce_emit(GLOBAL const MarsRecord* recs, GLOBAL const uchar* keys,
   }
 }
 
-/* AtomicMR's reduce: one reservation per emit (S3 reserves reduce output per
+/* AtomicMR's reduce: one reservation per emit (S0 reserves reduce output per
  * thread in every variant), in buffers of the capacity the host guessed. */
 KERNEL mars_reduce_atomic(GLOBAL const MarsRecord* recs, GLOBAL const uchar* keys,
                           GLOBAL const APP_VAL_T* vals, GLOBAL const u32* starts, u32 groups,
