@@ -224,7 +224,7 @@ DEVICE_FN void smr_master_insert(SmrStore* s, GLOBAL SmrBucket* table, u32 m, u3
         stats[SMR_STAT_HEADS * groups + g] = counters[SMR_C_HEADS];                                \
         stats[SMR_STAT_HEAD_BYTES * groups + g] = counters[SMR_C_HEAD_BYTES];                      \
         stats[SMR_STAT_ROUNDS * groups + g] = wave / active;                                       \
-        const u32 used_bytes = counters[SMR_C_BYTES];                                              \
+        const u32 used_bytes = (counters[SMR_C_BYTES] + 3u) & ~3u; /* whole words */              \
         stats[SMR_STAT_KEY_BYTES * groups + g] = used_bytes < cap_bytes ? used_bytes : cap_bytes;  \
       } else {                                                                                     \
         stats[SMR_STAT_HEADS * groups + g] += counters[SMR_C_HEADS];                               \
@@ -515,7 +515,9 @@ KERNEL streammr_tree_merge(GLOBAL SmrEntry* entries, GLOBAL APP_VAL_T* vals, GLO
  * SMR_STAT_KEY_BYTES) to key_base[g] on (bases: prefix sums over the groups);
  * then the overflow buffer's pairs from ovf_at on and its key bytes from
  * ovf_key_at on. Work-group g < groups copies map group g; the work-groups
- * after those stride over the overflow buffer. */
+ * after those stride over the overflow buffer. Key bytes move in 4-byte words
+ * when cap_bytes is a multiple of 4 (the default): the used key bytes of a
+ * group are then whole words, and so every offset is. */
 KERNEL streammr_compact(GLOBAL const SmrEntry* entries, GLOBAL const APP_VAL_T* vals,
                         GLOBAL const uchar* keys, GLOBAL const SmrEntry* ovf_entries,
                         GLOBAL const APP_VAL_T* ovf_vals, GLOBAL const uchar* ovf_keys, u32 groups,
@@ -536,7 +538,13 @@ KERNEL streammr_compact(GLOBAL const SmrEntry* entries, GLOBAL const APP_VAL_T* 
       out_pairs[dst_slot + i] = p;
       out_vals[dst_slot + i] = vals[src_slot + i];
     }
-    for (u32 i = lane; i < bytes; i += size) out_keys[dst_byte + i] = keys[src_byte + i];
+    if (cap_bytes % 4u == 0u) {
+      GLOBAL const u32* src = (GLOBAL const u32*)(keys + src_byte);
+      GLOBAL u32* dst = (GLOBAL u32*)(out_keys + dst_byte);
+      for (u32 i = lane; i < bytes / 4u; i += size) dst[i] = src[i];
+    } else {
+      for (u32 i = lane; i < bytes; i += size) out_keys[dst_byte + i] = keys[src_byte + i];
+    }
   } else {
     const u32 stride = (NUM_GROUPS - groups) * size;
     const u32 first = (g - groups) * size + lane;
@@ -547,6 +555,15 @@ KERNEL streammr_compact(GLOBAL const SmrEntry* entries, GLOBAL const APP_VAL_T* 
       out_pairs[ovf_at + i] = p;
       out_vals[ovf_at + i] = ovf_vals[i];
     }
-    for (u32 i = first; i < ovf_bytes; i += stride) out_keys[ovf_key_at + i] = ovf_keys[i];
+    u32 words = 0u;
+    if (ovf_key_at % 4u == 0u) {
+      words = ovf_bytes / 4u;
+      GLOBAL const u32* src = (GLOBAL const u32*)ovf_keys;
+      GLOBAL u32* dst = (GLOBAL u32*)(out_keys + ovf_key_at);
+      for (u32 i = first; i < words; i += stride) dst[i] = src[i];
+    }
+    for (u32 i = 4u * words + first; i < ovf_bytes; i += stride) {
+      out_keys[ovf_key_at + i] = ovf_keys[i];
+    }
   }
 }
