@@ -19,10 +19,19 @@ namespace {
 using backend::Buffer;
 using backend::LaunchShape;
 
-static_assert(sizeof(SmrEntry) == 32 && sizeof(SmrBucket) == 8 && sizeof(SmrOutRecord) == 16,
+static_assert(sizeof(SmrEntry) == 32 && sizeof(SmrBucket) == 8 && sizeof(SmrOutRecord) == 16 &&
+                  sizeof(SmrPair) == 8,
               "the kernels index these structs with 32-bit fields and no padding");
 constexpr std::uint32_t kDefaultWave = 32;
 constexpr std::uint32_t kCleanupGroup = 256;
+constexpr std::uint32_t kCompactGroup = 256;
+// Default preallocation: one pair per record plus kSlackPairs per group, and
+// kKeyBytesPerPair key bytes per preallocated pair plus kSlackKeyBytes.
+constexpr std::uint32_t kSlackPairs = 16;
+constexpr std::uint32_t kKeyBytesPerPair = 16;
+constexpr std::uint32_t kSlackKeyBytes = 64;
+// Work-groups of the compaction that stride over the overflow buffer, at most.
+constexpr std::uint64_t kMaxOverflowCompactGroups = 1024;
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 
@@ -36,14 +45,15 @@ std::uint32_t checked_u32(std::uint64_t v, const char* what) {
 
 // With `image`, map and its second pass are the image kernels.
 struct Kernels {
-  backend::Kernel map, map_overflow, reduce, reduce_overflow, cleanup, tree_merge;
+  backend::Kernel map, map_overflow, reduce, reduce_overflow, cleanup, tree_merge, compact;
   static Kernels look_up(backend::Program& p, bool image) {
     return {p.kernel(image ? "streammr_map_image" : "streammr_map"),
             p.kernel(image ? "streammr_map_image_overflow" : "streammr_map_overflow"),
             p.kernel("streammr_reduce"),
             p.kernel("streammr_reduce_overflow"),
             p.kernel("streammr_cleanup"),
-            p.kernel("streammr_tree_merge")};
+            p.kernel("streammr_tree_merge"),
+            p.kernel("streammr_compact")};
   }
 };
 
@@ -59,9 +69,10 @@ struct GroupStats {
   }
 };
 
-// One output space of map or reduce: the preallocated regions of every
-// work-group (`slots` pairs and `bytes` key bytes each) and the overflow
-// buffer the second pass fills, on the host.
+// One output space of reduce: the preallocated regions of every work-group
+// (`slots` pairs and `bytes` key bytes each) and the overflow buffer the
+// second pass fills, on the host. Map-only output: the compacted pairs
+// (SmrPair), values and key bytes in recs, vals and keys.
 struct HostOutput {
   std::vector<std::uint8_t> recs, vals, keys, ovf_recs, ovf_vals, ovf_keys;
   std::vector<std::uint32_t> keep;  // reduce with cleanup: 1 per slot, then per overflow output
@@ -110,16 +121,18 @@ class StreamMR final : public mapreduce::Runtime {
     const std::uint32_t vsize = app.value_size();
     const bool reduce_app = app.has_reduce();
 
-    // The preallocated map output (S0 V.A.1: a user-defined size per group).
+    // The preallocated map output (S0 V.A.1: a user-defined size per group);
+    // by default one pair per record (exact for MM and KMeans, enough for
+    // string match) plus a little slack, and 16 key bytes per pair: apps that
+    // emit more per record take the second pass unless size_hint says more.
     const std::uint64_t per_group = ceil_div(records, std::uint64_t{groups} * wave) * wave;
-    const std::uint64_t group_input = ceil_div(offsets[records] - offsets[0], groups);
     const std::uint32_t cap_pairs =
-        options_.size_hint ? options_.size_hint
-                           : checked_u32(per_group + group_input / 8 + 16, "map slots");
+        options_.size_hint ? options_.size_hint : checked_u32(per_group + kSlackPairs, "map slots");
     const std::uint32_t cap_bytes =
-        options_.size_hint && options_.key_hint
-            ? checked_u32(std::uint64_t{options_.size_hint} * options_.key_hint, "map key bytes")
-            : checked_u32(group_input + 8 * per_group + 64, "map key bytes");
+        options_.key_hint
+            ? checked_u32(std::uint64_t{cap_pairs} * options_.key_hint, "map key bytes")
+            : checked_u32(std::uint64_t{cap_pairs} * kKeyBytesPerPair + kSlackKeyBytes,
+                          "map key bytes");
     const std::uint32_t primary =
         checked_u32(std::uint64_t{groups} * cap_pairs, "preallocated map slots");
     checked_u32(std::uint64_t{groups} * cap_bytes, "preallocated map key bytes");
@@ -191,8 +204,8 @@ class StreamMR final : public mapreduce::Runtime {
       copied_out = reduce(app, map_stats, primary, entries, vals, keys, ovf_entries, ovf_vals,
                           ovf_keys, tables, d_side, side_size, out, reduce_overflow_pct);
     } else {
-      copied_out = copy_out_map(app, map_stats, primary, cap_bytes, ovf_pairs, ovf_bytes, entries,
-                                vals, keys, ovf_entries, ovf_vals, ovf_keys, out);
+      copied_out = copy_out_map(app, cap_pairs, cap_bytes, ovf_pairs, ovf_bytes, entries, vals,
+                                keys, ovf_entries, ovf_vals, ovf_keys, stats, out);
     }
     result.measurement.total_ms = total.elapsed_ms();
     for (auto& span : q.take_spans())
@@ -201,12 +214,15 @@ class StreamMR final : public mapreduce::Runtime {
     if (reduce_app) {
       collect(out, reduce_groups_, reduce_slots_, app.output_value_size(), result.output);
     } else {
-      collect_map(out, map_stats, cap_pairs, vsize, result.output);
+      collect_map(out, vsize, result.output);
     }
     apps::sort_output(app, result.output);
 
     // Declared work: map reads the input and writes each pair's entry, value
-    // and key; copies cross the host link (pageable memory, as Mars).
+    // and key; map-only output is compacted on the device (about as many bytes
+    // read as written) before copies cross the host link (pageable memory, as
+    // Mars).
+    const std::uint64_t compacted = reduce_app ? 0 : copied_out;
     result.work.items("records", records)
         .items("intermediate_pairs", pairs)
         .reads(level::h2d, in.size + offset_bytes + in.side.size(), "copy_in")
@@ -214,6 +230,10 @@ class StreamMR final : public mapreduce::Runtime {
         .writes(level::dram,
                 pairs * (sizeof(SmrEntry) + vsize) + map_stats.sum(SMR_STAT_HEAD_BYTES), "map")
         .writes(level::d2h, copied_out, "copy_out", "d2h_pageable");
+    if (compacted > 0) {
+      result.work.reads(level::dram, compacted, "copy_out")
+          .writes(level::dram, compacted, "copy_out");
+    }
     auto& counters = result.measurement.counters;
     counters["wavefront"] = wave;
     counters["hash_tables"] = groups;
@@ -382,33 +402,50 @@ class StreamMR final : public mapreduce::Runtime {
            out.ovf_vals.size() + out.ovf_keys.size() + (num_tables > 1 ? std::size_t{all} * 4 : 0);
   }
 
-  // Map-only apps: the intermediate pairs are the output, read back as the
-  // preallocated buffers stand (one transfer each, the paper's choice in V.D)
-  // plus the overflow buffers. Returns the bytes copied back.
-  std::uint64_t copy_out_map(const apps::MapReduceApp& app, const GroupStats& /*stats*/,
-                             std::uint32_t primary, std::uint32_t cap_bytes,
-                             std::uint32_t ovf_pairs, std::uint32_t ovf_bytes, Buffer& entries,
-                             Buffer& vals, Buffer& keys, Buffer& ovf_entries, Buffer& ovf_vals,
-                             Buffer& ovf_keys, HostOutput& out) {
+  // Map-only apps: the intermediate pairs are the output. streammr_compact
+  // gathers the used slots of every group's region and the overflow buffer
+  // into dense pairs, values and key bytes (offsets: device prefix sums over
+  // the groups' used slots and key bytes), and only those are read back, one
+  // transfer each. Compaction and copies are the copy_out span. Returns the
+  // bytes copied back.
+  std::uint64_t copy_out_map(const apps::MapReduceApp& app, std::uint32_t cap_pairs,
+                             std::uint32_t cap_bytes, std::uint32_t ovf_pairs,
+                             std::uint32_t ovf_bytes, Buffer& entries, Buffer& vals, Buffer& keys,
+                             Buffer& ovf_entries, Buffer& ovf_vals, Buffer& ovf_keys, Buffer& stats,
+                             HostOutput& out) {
     auto& q = device_.queue();
-    const std::uint32_t vsize = app.value_size();
+    const std::uint32_t groups = options_.groups, vsize = app.value_size();
     q.begin_span("copy_out");
-    out.recs.resize(std::size_t{primary} * sizeof(SmrEntry));
-    out.vals.resize(std::size_t{primary} * vsize);
-    out.keys.resize(std::size_t{options_.groups} * cap_bytes);
-    out.ovf_recs.resize(std::size_t{ovf_pairs} * sizeof(SmrEntry));
-    out.ovf_vals.resize(std::size_t{ovf_pairs} * vsize);
-    out.ovf_keys.resize(ovf_bytes);
-    read_all(out.recs, entries);
-    read_all(out.vals, vals);
-    read_all(out.keys, keys);
-    read_all(out.ovf_recs, ovf_entries);
-    read_all(out.ovf_vals, ovf_vals);
-    read_all(out.ovf_keys, ovf_keys);
+    Buffer& slot_base = pool_.get("out.slot_base", std::size_t{groups} * 4);
+    Buffer& key_base = pool_.get("out.key_base", std::size_t{groups} * 4);
+    const std::uint32_t slots =
+        prefix_sum_row(stats, SMR_STAT_SLOTS, groups, slot_base, "map output pairs");
+    const std::uint32_t bytes =
+        prefix_sum_row(stats, SMR_STAT_KEY_BYTES, groups, key_base, "map output key bytes");
+    const std::uint32_t n = checked_u32(std::uint64_t{slots} + ovf_pairs, "map output pairs");
+    const std::uint32_t nbytes = checked_u32(std::uint64_t{bytes} + ovf_bytes, "map key bytes");
+    out.recs.resize(std::size_t{n} * sizeof(SmrPair));
+    out.vals.resize(std::size_t{n} * vsize);
+    out.keys.resize(nbytes);
+    if (n > 0) {
+      Buffer& d_pairs = pool_.get("out.pairs", out.recs.size());
+      Buffer& d_vals = pool_.get("out.vals", out.vals.size());
+      Buffer& d_keys = pool_.get("out.keys", std::max<std::size_t>(nbytes, 1));
+      const std::uint64_t ovf_groups =
+          ovf_pairs ? std::min(ceil_div(std::max(ovf_pairs, ovf_bytes), kCompactGroup),
+                               kMaxOverflowCompactGroups)
+                    : 0;
+      q.launch(kernels_.compact,
+               LaunchShape{static_cast<std::uint32_t>(groups + ovf_groups), kCompactGroup}, entries,
+               vals, keys, ovf_entries, ovf_vals, ovf_keys, groups, cap_pairs, cap_bytes, stats,
+               slot_base, key_base, ovf_pairs, ovf_bytes, slots, bytes, d_pairs, d_vals, d_keys);
+      read_all(out.recs, d_pairs);
+      read_all(out.vals, d_vals);
+      read_all(out.keys, d_keys);
+    }
     q.end_span();
     q.finish();
-    return out.recs.size() + out.vals.size() + out.keys.size() + out.ovf_recs.size() +
-           out.ovf_vals.size() + out.ovf_keys.size();
+    return out.recs.size() + out.vals.size() + out.keys.size();
   }
 
   void read_all(std::vector<std::uint8_t>& dst, Buffer& src) {
@@ -440,24 +477,17 @@ class StreamMR final : public mapreduce::Runtime {
     }
   }
 
-  void collect_map(const HostOutput& out, const GroupStats& stats, std::uint32_t cap_pairs,
-                   std::uint32_t vsize, apps::KeyValueList& output) const {
-    auto take = [&](const std::vector<std::uint8_t>& recs, const std::vector<std::uint8_t>& vals,
-                    const std::vector<std::uint8_t>& keys, std::size_t i) {
-      SmrEntry e;
-      std::memcpy(&e, recs.data() + i * sizeof(SmrEntry), sizeof e);
-      if (e.key_len == SMR_DEAD) return;
+  // Map-only output: the compacted pairs, less the dead slots.
+  void collect_map(const HostOutput& out, std::uint32_t vsize, apps::KeyValueList& output) const {
+    const std::size_t n = out.recs.size() / sizeof(SmrPair);
+    output.reserve(output.size() + n);
+    for (std::size_t i = 0; i < n; ++i) {
+      SmrPair p;
+      std::memcpy(&p, out.recs.data() + i * sizeof(SmrPair), sizeof p);
+      if (p.key_len == SMR_DEAD) continue;
       output.emplace_back(
-          std::string(reinterpret_cast<const char*>(keys.data()) + e.key_off, e.key_len),
-          std::string(reinterpret_cast<const char*>(vals.data()) + i * vsize, vsize));
-    };
-    for (std::uint32_t g = 0; g < stats.groups; ++g) {
-      for (std::uint32_t k = 0; k < stats.at(SMR_STAT_SLOTS, g); ++k) {
-        take(out.recs, out.vals, out.keys, std::size_t{g} * cap_pairs + k);
-      }
-    }
-    for (std::size_t i = 0; i < out.ovf_recs.size() / sizeof(SmrEntry); ++i) {
-      take(out.ovf_recs, out.ovf_vals, out.ovf_keys, i);
+          std::string(reinterpret_cast<const char*>(out.keys.data()) + p.key_off, p.key_len),
+          std::string(reinterpret_cast<const char*>(out.vals.data()) + i * vsize, vsize));
     }
   }
 
@@ -522,8 +552,8 @@ void register_variants() {
       {"default",
        "per-work-group output with opportunistic second pass, one hash table per wavefront, "
        "map-side combiner where the app has one, reduce over all tables + cleanup. Knobs: "
-       "size_hint (preallocated pairs per work-group, 0: from the input; streammr.fig11), "
-       "key_hint (key bytes per preallocated pair, 0: from the input), local_values (values "
+       "size_hint (preallocated pairs per work-group, 0: one per record + 16; streammr.fig11), "
+       "key_hint (key bytes per preallocated pair, 0: 16 + 64 per group), local_values (values "
        "the combiner's local buffer holds, 0: one per work-item; streammr.fig12), hash_mask "
        "(hash bits kept; tests force collisions), buckets, groups (0: 32 per compute unit), "
        "wavefront (0: the device's warp width)",

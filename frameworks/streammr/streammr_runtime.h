@@ -12,12 +12,14 @@ namespace harness::streammr {
 struct Options {
   bool combine = true;  // map-side (and tree) combiner, where the app has one
   bool tree = false;    // tree-like reduce: merge tables pairwise, then reduce table 0
-  // Preallocated map output per work-group, in pairs; 0: from the input
-  // (records per group + input bytes per group / 8 + 16).
+  // Preallocated map output per work-group, in pairs; 0: one pair per record
+  // of the group + 16 (exact for matrixmult and kmeans, ample for string
+  // match; apps that emit more per record, word count or inverted index, take
+  // the second pass unless size_hint is set).
   std::uint32_t size_hint = 0;
-  // Preallocated key bytes per pair of size_hint; 0: from the input (the
-  // group's share of the input bytes + 8 per record + 64), so that with
-  // size_hint set only the pairs limit the buffer.
+  // Preallocated key bytes per preallocated pair; 0: 16 per pair + 64 per
+  // group, so that with size_hint set and short keys (string match, fig11)
+  // only the pairs limit the buffer.
   std::uint32_t key_hint = 0;
   // Values the combiner's local buffer holds; 0: one per work-item. Fewer
   // halve the active work-items of an election step (counter combine_rounds).

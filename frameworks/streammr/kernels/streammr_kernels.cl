@@ -1,7 +1,7 @@
 /* StreamMR kernels (seed S0, section V): map with per-work-group output and
  * one hash table per wavefront (a work-group is one wavefront), its second
- * pass, the reduce across all tables with its cleanup, and the tree-like
- * merge of tables. Included after the app's user functions
+ * pass, the reduce across all tables with its cleanup, the tree-like
+ * merge of tables, and the compaction of map-only output. Included after the app's user functions
  * (frameworks/common/mapreduce_program.cpp).
  *
  * The paper relies on the lock-step execution of a wavefront; here every step
@@ -224,6 +224,8 @@ DEVICE_FN void smr_master_insert(SmrStore* s, GLOBAL SmrBucket* table, u32 m, u3
         stats[SMR_STAT_HEADS * groups + g] = counters[SMR_C_HEADS];                                \
         stats[SMR_STAT_HEAD_BYTES * groups + g] = counters[SMR_C_HEAD_BYTES];                      \
         stats[SMR_STAT_ROUNDS * groups + g] = wave / active;                                       \
+        const u32 used_bytes = (counters[SMR_C_BYTES] + 3u) & ~3u; /* whole words */              \
+        stats[SMR_STAT_KEY_BYTES * groups + g] = used_bytes < cap_bytes ? used_bytes : cap_bytes;  \
       } else {                                                                                     \
         stats[SMR_STAT_HEADS * groups + g] += counters[SMR_C_HEADS];                               \
         stats[SMR_STAT_HEAD_BYTES * groups + g] += counters[SMR_C_HEAD_BYTES];                     \
@@ -505,4 +507,63 @@ KERNEL streammr_tree_merge(GLOBAL SmrEntry* entries, GLOBAL APP_VAL_T* vals, GLO
 #if !APP_HAS_COMBINE
   (void)combine;
 #endif
+}
+
+/* Map-only output, compacted before it is copied back: group g's used slots
+ * (stats row SMR_STAT_SLOTS; dead slots keep key_len SMR_DEAD and the host
+ * skips them) go to slot_base[g] on, its used key bytes (row
+ * SMR_STAT_KEY_BYTES) to key_base[g] on (bases: prefix sums over the groups);
+ * then the overflow buffer's pairs from ovf_at on and its key bytes from
+ * ovf_key_at on. Work-group g < groups copies map group g; the work-groups
+ * after those stride over the overflow buffer. Key bytes move in 4-byte words
+ * when cap_bytes is a multiple of 4 (the default): the used key bytes of a
+ * group are then whole words, and so every offset is. */
+KERNEL streammr_compact(GLOBAL const SmrEntry* entries, GLOBAL const APP_VAL_T* vals,
+                        GLOBAL const uchar* keys, GLOBAL const SmrEntry* ovf_entries,
+                        GLOBAL const APP_VAL_T* ovf_vals, GLOBAL const uchar* ovf_keys, u32 groups,
+                        u32 cap_pairs, u32 cap_bytes, GLOBAL const u32* stats,
+                        GLOBAL const u32* slot_base, GLOBAL const u32* key_base, u32 ovf_pairs,
+                        u32 ovf_bytes, u32 ovf_at, u32 ovf_key_at, GLOBAL SmrPair* out_pairs,
+                        GLOBAL APP_VAL_T* out_vals, GLOBAL uchar* out_keys) {
+  const u32 lane = LOCAL_ID, size = LOCAL_SIZE, g = GROUP_ID;
+  if (g < groups) {
+    const u32 used = stats[SMR_STAT_SLOTS * groups + g];
+    const u32 bytes = stats[SMR_STAT_KEY_BYTES * groups + g];
+    const u32 src_slot = g * cap_pairs, src_byte = g * cap_bytes;
+    const u32 dst_slot = slot_base[g], dst_byte = key_base[g];
+    for (u32 i = lane; i < used; i += size) {
+      SmrPair p;
+      p.key_len = entries[src_slot + i].key_len;
+      p.key_off = p.key_len == SMR_DEAD ? 0u : entries[src_slot + i].key_off - src_byte + dst_byte;
+      out_pairs[dst_slot + i] = p;
+      out_vals[dst_slot + i] = vals[src_slot + i];
+    }
+    if (cap_bytes % 4u == 0u) {
+      GLOBAL const u32* src = (GLOBAL const u32*)(keys + src_byte);
+      GLOBAL u32* dst = (GLOBAL u32*)(out_keys + dst_byte);
+      for (u32 i = lane; i < bytes / 4u; i += size) dst[i] = src[i];
+    } else {
+      for (u32 i = lane; i < bytes; i += size) out_keys[dst_byte + i] = keys[src_byte + i];
+    }
+  } else {
+    const u32 stride = (NUM_GROUPS - groups) * size;
+    const u32 first = (g - groups) * size + lane;
+    for (u32 i = first; i < ovf_pairs; i += stride) {
+      SmrPair p;
+      p.key_len = ovf_entries[i].key_len;
+      p.key_off = ovf_entries[i].key_off + ovf_key_at;
+      out_pairs[ovf_at + i] = p;
+      out_vals[ovf_at + i] = ovf_vals[i];
+    }
+    u32 words = 0u;
+    if (ovf_key_at % 4u == 0u) {
+      words = ovf_bytes / 4u;
+      GLOBAL const u32* src = (GLOBAL const u32*)ovf_keys;
+      GLOBAL u32* dst = (GLOBAL u32*)(out_keys + ovf_key_at);
+      for (u32 i = first; i < words; i += stride) dst[i] = src[i];
+    }
+    for (u32 i = 4u * words + first; i < ovf_bytes; i += stride) {
+      out_keys[ovf_key_at + i] = ovf_keys[i];
+    }
+  }
 }

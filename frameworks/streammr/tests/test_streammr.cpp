@@ -150,6 +150,46 @@ TEST_P(StreamMRPaths, GlobalOverflowRunsTheSecondPass) {
   EXPECT_EQ(r.output, reference(app, text, params));
 }
 
+// Map-only output is compacted on the device: most groups use a few of their
+// slots, one group (the records of group 3: record t runs in group
+// (t / wavefront) % groups) overflows into the second pass, and with few key
+// bytes the groups fill up on keys and leave dead slots. Each time the output
+// is every pair, once.
+TEST_P(StreamMRPaths, CompactedMapOutputWithSparseGroupsAndOverflow) {
+  const apps::MapReduceApp& app = apps::stringmatch_app();
+  streammr::Options o;
+  o.groups = 8;
+  o.wavefront = 32;
+  std::string text;
+  for (int i = 0; i < 1024; ++i) {
+    if ((i / 32) % 8 == 3) {
+      text += "needle.needle needle..needle|needle\n";
+    } else if (i % 7 == 0) {
+      text += std::string(i % 11, '.') + "needle\n";
+    } else {
+      text += "hay\n";
+    }
+  }
+  const apps::Params params{{"pattern", "needle"}};
+  const apps::KeyValueList expected = reference(app, text, params);
+  o.size_hint = 40;
+  mapreduce::RunResult r = run_text(*device_, o, app, text, params);
+  EXPECT_GT(r.measurement.counters.at("overflow_pct"), 0.0);
+  EXPECT_LT(r.measurement.counters.at("overflow_pct"), 100.0);
+  EXPECT_EQ(r.work.item("intermediate_pairs"), expected.size());
+  EXPECT_EQ(r.output, expected);
+  // Keys limit: 3 key bytes per pair hold half a key each, so slots die; 123
+  // key bytes per group are not whole words (the compaction copies bytes).
+  o.size_hint = 41;
+  o.key_hint = 3;
+  r = run_text(*device_, o, app, text, params);
+  EXPECT_GT(r.measurement.counters.at("overflow_pct"), 0.0);
+  EXPECT_EQ(r.output, expected);
+  // The default preallocation (one pair per record + 16).
+  r = run_text(*device_, streammr::Options{}, app, text, params);
+  EXPECT_EQ(r.output, expected);
+}
+
 TEST_P(StreamMRPaths, GlobalOverflowOfReduceAppAndReduceOutput) {
   const apps::MapReduceApp& app = apps::wordcount_app();
   const std::string text = words(400);
