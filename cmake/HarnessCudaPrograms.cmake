@@ -45,6 +45,13 @@ ${entries}  }};
   return table;
 }
 " @ONLY)
+  # nvcc's dependency scan missed edits of the included dialect files (their
+  # objects were not rebuilt): harness_generate_cuda_lookup names them.
+  set(deps "")
+  foreach(f IN LISTS P_FILES)
+    list(APPEND deps "${PROJECT_SOURCE_DIR}/${f}")
+  endforeach()
+  set_property(GLOBAL PROPERTY HARNESS_CUDA_DEPS_${id} "${deps}")
   set_property(GLOBAL APPEND PROPERTY HARNESS_CUDA_SOURCES "${out}")
 endfunction()
 
@@ -56,6 +63,9 @@ function(harness_generate_cuda_lookup target)
   if(HARNESS_HAVE_CUDA)
     foreach(n IN LISTS names)
       string(MAKE_C_IDENTIFIER "${n}" id)
+      get_property(deps GLOBAL PROPERTY HARNESS_CUDA_DEPS_${id})
+      set_source_files_properties("${PROJECT_BINARY_DIR}/generated/cuda/${id}.cu" PROPERTIES
+        OBJECT_DEPENDS "${deps}")
       string(APPEND decls "const harness::backend::CudaKernelTable& harness_cuda_table_${id}();\n")
       string(APPEND cases "  if (name == \"${n}\") return &harness_cuda_table_${id}();\n")
     endforeach()
