@@ -58,7 +58,6 @@ class HashRuntime final : public mapreduce::Runtime {
 
   std::string name() const override { return "atomicmr/hash"; }
 
-
   mapreduce::RunResult run_records(const apps::MapReduceApp& app,
                                    const mapreduce::PreparedInput& in, std::uint32_t first,
                                    std::uint32_t last) override {

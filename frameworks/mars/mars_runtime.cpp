@@ -138,7 +138,6 @@ class Mars final : public mapreduce::Runtime {
     return options_.reserve == Reserve::counted ? "mars" : "atomicmr";
   }
 
-
   mapreduce::RunResult run_records(const apps::MapReduceApp& app,
                                    const mapreduce::PreparedInput& in, std::uint32_t first,
                                    std::uint32_t last) override {

@@ -106,7 +106,6 @@ class StreamMR final : public mapreduce::Runtime {
 
   std::string name() const override { return "streammr"; }
 
-
   mapreduce::RunResult run_records(const apps::MapReduceApp& app,
                                    const mapreduce::PreparedInput& in, std::uint32_t first,
                                    std::uint32_t last) override {
