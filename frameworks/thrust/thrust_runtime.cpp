@@ -70,10 +70,6 @@ class ThrustRuntime final : public mapreduce::Runtime {
     cuda::WordScratch s;
     s.starts = device_ptr<std::uint32_t>(pool_.get("starts", capacity * 4));
     s.hashes = device_ptr<std::uint64_t>(pool_.get("hashes", capacity * 8));
-    s.group_starts = device_ptr<std::uint32_t>(pool_.get("group_starts", capacity * 4));
-    s.group_hashes = device_ptr<std::uint64_t>(pool_.get("group_hashes", capacity * 8));
-    s.counts = device_ptr<std::uint32_t>(pool_.get("counts", capacity * 4));
-    s.lengths = device_ptr<std::uint32_t>(pool_.get("lengths", (capacity + 1) * 4));
     s.words = device_ptr<std::uint8_t>(pool_.get("words", bytes));
     s.flag = device_ptr<unsigned long long>(pool_.get("flag", 8));
     const auto* input = device_ptr<const std::uint8_t>(d_input);
@@ -89,6 +85,12 @@ class ThrustRuntime final : public mapreduce::Runtime {
       words = cuda::find_words(input, 0, bytes, options_.hash_bits, s, stream);
       span.end();
     }
+    // Per-group arrays: at most one entry per word.
+    const std::size_t slots = std::size_t{words} + 1;
+    s.group_starts = device_ptr<std::uint32_t>(pool_.get("group_starts", slots * 4));
+    s.group_hashes = device_ptr<std::uint64_t>(pool_.get("group_hashes", slots * 8));
+    s.counts = device_ptr<std::uint32_t>(pool_.get("counts", slots * 4));
+    s.lengths = device_ptr<std::uint32_t>(pool_.get("lengths", (slots + 1) * 4));
     cuda::Groups groups;
     {
       mapreduce::ScopedSpan span(q, "group");

@@ -9,8 +9,9 @@
 
 namespace harness::thrustmr::cuda {
 
-// Device scratch for one word-count run over `bytes` input bytes; every
-// array holds at most words_capacity(bytes) entries.
+// Device scratch for one word-count run over `bytes` input bytes: starts and
+// hashes hold words_capacity(bytes) entries, the per-group arrays one more
+// than the words found (lengths two more), words `bytes` bytes.
 struct WordScratch {
   std::uint32_t* starts = nullptr;        // word starts (then sorted with the hashes)
   std::uint64_t* hashes = nullptr;        // their hashes (then sorted)
