@@ -113,11 +113,16 @@ TEST_P(ThrustTest, PhasesAndRecordRanges) {
   EXPECT_EQ(r.output, expected);
 }
 
-TEST_P(ThrustTest, OtherAppsAndBadKnobsAreUsageErrors) {
+TEST_P(ThrustTest, OtherAppsAreUsageErrors) {
   auto runtime = thrustmr::make_runtime(*device_, {});
   EXPECT_THROW(runtime->prepare(apps::find_mapreduce_app("kmeans")), UsageError);
+}
+
+// No device needed.
+TEST(ThrustKnobs, HashBitsMustBeOneToSixtyFour) {
   EXPECT_THROW(thrustmr::options_from({{"hash_bits", "0"}}), UsageError);
   EXPECT_THROW(thrustmr::options_from({{"hash_bits", "65"}}), UsageError);
+  EXPECT_EQ(thrustmr::options_from({{"hash_bits", "7"}}).hash_bits, 7u);
   EXPECT_EQ(thrustmr::options_from(thrustmr::default_params()).hash_bits, 64u);
 }
 
