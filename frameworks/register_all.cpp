@@ -8,6 +8,7 @@
 #include "frameworks/reduction/reduction.h"
 #include "frameworks/streamgraph/family.h"
 #include "frameworks/streammr/streammr_runtime.h"
+#include "frameworks/thrust/thrust_runtime.h"
 #include "harness/core/registry.h"
 #include "micro/atomics/atomics.h"
 #include "micro/memory/memory.h"
@@ -28,6 +29,7 @@ void register_all() {
   mars::strlib::register_family();
   atomicmr::register_variants();
   streammr::register_variants();
+  thrustmr::register_variants();
   coproc::register_variants();
   reduction::register_family();
   streamgraph::register_family();
