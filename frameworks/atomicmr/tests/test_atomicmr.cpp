@@ -95,20 +95,6 @@ mapreduce::RunResult run_on(mapreduce::Runtime& runtime, const apps::MapReduceAp
   return runtime.run(app, reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
 }
 
-apps::KeyValueList reference(const apps::MapReduceApp& app, const std::string& text,
-                             const apps::Params& params = {}) {
-  apps::KeyValueList expected = app.reference(
-      app.resolve_params(params), reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
-  apps::sort_output(app, expected);
-  return expected;
-}
-
-std::vector<std::string> phase_names(const mapreduce::RunResult& r) {
-  std::vector<std::string> names;
-  for (const auto& p : r.measurement.phases) names.push_back(p.name);
-  return names;
-}
-
 // `n` distinct lower-case words, each `repeat` times.
 std::string distinct_words(int n, int repeat) {
   std::string text;
@@ -120,19 +106,6 @@ std::string distinct_words(int n, int repeat) {
     }
   }
   return text;
-}
-
-// Two lower-case words with the same 32-bit FNV-1a hash (the table's).
-std::pair<std::string, std::string> fnv_colliding_words() {
-  std::map<std::uint32_t, std::string> seen;
-  for (std::uint32_t i = 0;; ++i) {
-    std::string w;
-    for (std::uint32_t v = i; w.size() < 6; v /= 26) w += static_cast<char>('a' + v % 26);
-    std::uint32_t h = 2166136261u;
-    for (char c : w) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
-    auto [it, inserted] = seen.emplace(h, w);
-    if (!inserted) return {it->second, w};
-  }
 }
 
 TEST_P(AtomicMrPhases, ThreadVariantReportsPhasesAtomicsAndRetries) {
@@ -158,10 +131,10 @@ TEST_P(AtomicMrPhases, ThreadVariantReportsPhasesAtomicsAndRetries) {
   const std::string text = std::string(3000, 'a') + "\n";
   r = run_on(*runtime, sm, text);
   EXPECT_EQ(r.measurement.counters.at("retries"), 1);
-  EXPECT_EQ(apps::compare_output_sets(sm, reference(sm, text, params), r.output), "");
+  EXPECT_EQ(apps::compare_output_sets(sm, reference_output(sm, text, params), r.output), "");
   r = run_on(*runtime, sm, text);
   EXPECT_EQ(r.measurement.counters.at("retries"), 0);
-  EXPECT_EQ(apps::compare_output_sets(sm, reference(sm, text, params), r.output), "");
+  EXPECT_EQ(apps::compare_output_sets(sm, reference_output(sm, text, params), r.output), "");
 }
 
 TEST_P(AtomicMrPhases, WarpVariantIssuesOneAtomicPerWarpAndRefusesOtherApps) {
@@ -179,7 +152,7 @@ TEST_P(AtomicMrPhases, WarpVariantIssuesOneAtomicPerWarpAndRefusesOtherApps) {
             (std::vector<std::string>{"preprocess", "copy_in", "map", "sort", "copy_out"}));
   EXPECT_EQ(r.work.item("intermediate_pairs"), 77u);
   EXPECT_EQ(r.measurement.counters.at("atomics"), (77 + 7) / 8);  // map-only: no reduce output
-  EXPECT_EQ(apps::compare_output_sets(mm, reference(mm, input), r.output), "");
+  EXPECT_EQ(apps::compare_output_sets(mm, reference_output(mm, input), r.output), "");
 
   for (const char* name : {"wordcount", "stringmatch", "pageviewcount"}) {
     const apps::MapReduceApp& app = apps::find_mapreduce_app(name);
@@ -203,7 +176,8 @@ TEST_P(AtomicMrPhases, HashVariantKeepsCollidingKeysApart) {
     runtime->prepare(wc);
     const std::string many = text + distinct_words(300, 1);
     mapreduce::RunResult r = run_on(*runtime, wc, many);
-    EXPECT_EQ(apps::compare_outputs(wc, reference(wc, many), r.output), "") << "mask " << mask;
+    EXPECT_EQ(apps::compare_outputs(wc, reference_output(wc, many), r.output), "")
+        << "mask " << mask;
     // Entries created: the 302 keys, and on a GPU a few that lost a race to their key.
     EXPECT_GE(r.measurement.counters.at("table_entries"), 302) << "mask " << mask;
   }
@@ -242,11 +216,11 @@ TEST_P(AtomicMrPhases, HashVariantFullTableIsARunErrorOrGrows) {
   runtime->prepare(wc);
   mapreduce::RunResult r = run_on(*runtime, wc, text);
   EXPECT_GT(r.measurement.counters.at("retries"), 0);
-  EXPECT_EQ(apps::compare_outputs(wc, reference(wc, text), r.output), "");
+  EXPECT_EQ(apps::compare_outputs(wc, reference_output(wc, text), r.output), "");
   const double slots = r.measurement.counters.at("table_slots");
   r = run_on(*runtime, wc, text);  // the grown table is kept
   EXPECT_GE(r.measurement.counters.at("table_slots"), slots);
-  EXPECT_EQ(apps::compare_outputs(wc, reference(wc, text), r.output), "");
+  EXPECT_EQ(apps::compare_outputs(wc, reference_output(wc, text), r.output), "");
 }
 
 // Map-only apps output every pair in the table (no reduce phase).
@@ -260,7 +234,7 @@ TEST_P(AtomicMrPhases, HashVariantOutputsThePairsOfMapOnlyApps) {
   mapreduce::RunResult r = run_on(*runtime, sm, text);
   EXPECT_EQ(phase_names(r), (std::vector<std::string>{"preprocess", "copy_in", "map", "copy_out"}));
   EXPECT_EQ(r.work.item("intermediate_pairs"), 7u);
-  EXPECT_EQ(apps::compare_output_sets(sm, reference(sm, text, params), r.output), "");
+  EXPECT_EQ(apps::compare_output_sets(sm, reference_output(sm, text, params), r.output), "");
 }
 
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(AtomicMrPhases);

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -210,6 +211,40 @@ inline std::vector<MapReduceCase> mapreduce_cases(const std::string& app) {
 // Builds the runtime of one job (the app itself for a one-job app).
 using JobRuntimes = std::function<std::unique_ptr<mapreduce::Runtime>(const std::string& job)>;
 
+// The app's CPU reference for `text`, in canonical order.
+inline apps::KeyValueList reference_output(const apps::MapReduceApp& app, const std::string& text,
+                                           const apps::Params& params = {}) {
+  apps::KeyValueList expected = app.reference(
+      app.resolve_params(params), reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+  apps::sort_output(app, expected);
+  return expected;
+}
+
+// A run's phase names, in order.
+inline std::vector<std::string> phase_names(const mapreduce::RunResult& r) {
+  std::vector<std::string> names;
+  for (const auto& p : r.measurement.phases) names.push_back(p.name);
+  return names;
+}
+
+// Two lower-case words with the same 32-bit FNV-1a hash (the record hash of
+// Mars and of atomicmr/hash's table), found by a birthday search once per
+// test binary.
+inline std::pair<std::string, std::string> fnv_colliding_words() {
+  static const std::pair<std::string, std::string> words = [] {
+    std::map<std::uint32_t, std::string> seen;
+    for (std::uint32_t i = 0;; ++i) {
+      std::string w;
+      for (std::uint32_t v = i; w.size() < 6; v /= 26) w += static_cast<char>('a' + v % 26);
+      std::uint32_t h = 2166136261u;
+      for (char c : w) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+      auto [it, inserted] = seen.emplace(h, w);
+      if (!inserted) return std::make_pair(it->second, w);
+    }
+  }();
+  return words;
+}
+
 // Runs the app (each job on a runtime from `make`) on every case (twice: the
 // second run reuses what the first allocated) and checks each output with the
 // app's validation policy, and its canonical order where the comparison is
@@ -222,8 +257,7 @@ inline void expect_reference(const JobRuntimes& make, const apps::MapReduceApp& 
   for (const MapReduceCase& c : mapreduce_cases(app.name())) {
     const auto* data = reinterpret_cast<const std::uint8_t*>(c.text.data());
     const apps::Params params = app.resolve_params(c.params);
-    apps::KeyValueList expected = app.reference(params, data, c.text.size());
-    apps::sort_output(app, expected);
+    const apps::KeyValueList expected = reference_output(app, c.text, c.params);
     chain.set_app_params(params);
     for (int rep = 0; rep < 2; ++rep) {
       mapreduce::RunResult r = chain.run(data, c.text.size());

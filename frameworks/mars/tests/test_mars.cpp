@@ -68,20 +68,6 @@ INSTANTIATE_TEST_SUITE_P(BackendsAndApps, MarsTest,
 
 using MarsPhases = DeviceTest;
 
-// Two lower-case words with the same 32-bit FNV-1a hash (Mars' record hash),
-// found by a birthday search.
-std::pair<std::string, std::string> fnv_colliding_words() {
-  std::map<std::uint32_t, std::string> seen;
-  for (std::uint32_t i = 0;; ++i) {
-    std::string w;
-    for (std::uint32_t v = i; w.size() < 6; v /= 26) w += static_cast<char>('a' + v % 26);
-    std::uint32_t h = 2166136261u;
-    for (char c : w) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
-    auto [it, inserted] = seen.emplace(h, w);
-    if (!inserted) return {it->second, w};
-  }
-}
-
 // With the second hash masked off, two different words share the whole sort
 // key and interleave after the radix sort: the collision check must see them
 // and the bitonic fallback must still group every word.
@@ -110,12 +96,6 @@ TEST_P(MarsPhases, RadixSortCollisionsFallBackToTheByteSort) {
   r = runtime->run(app, reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
   EXPECT_EQ(r.measurement.counters.at("hash_collisions"), 0);
   EXPECT_EQ(apps::compare_outputs(app, expected, r.output), "");
-}
-
-std::vector<std::string> phase_names(const mapreduce::RunResult& r) {
-  std::vector<std::string> names;
-  for (const auto& p : r.measurement.phases) names.push_back(p.name);
-  return names;
 }
 
 TEST_P(MarsPhases, ReduceAppReportsPhasesAndWork) {

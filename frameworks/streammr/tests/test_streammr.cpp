@@ -92,20 +92,6 @@ mapreduce::RunResult run_text(backend::Device& device, const streammr::Options& 
   return runtime->run(app, reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
 }
 
-apps::KeyValueList reference(const apps::MapReduceApp& app, const std::string& text,
-                             const apps::Params& params = {}) {
-  apps::KeyValueList expected = app.reference(
-      app.resolve_params(params), reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
-  apps::sort_output(app, expected);
-  return expected;
-}
-
-std::vector<std::string> phase_names(const mapreduce::RunResult& r) {
-  std::vector<std::string> names;
-  for (const auto& p : r.measurement.phases) names.push_back(p.name);
-  return names;
-}
-
 std::string words(int lines) {
   std::string text;
   for (int i = 0; i < lines; ++i) {
@@ -121,7 +107,7 @@ TEST_P(StreamMRPaths, ReduceAppReportsPhasesAndCounters) {
   EXPECT_EQ(phase_names(r),
             (std::vector<std::string>{"preprocess", "copy_in", "map", "reduce", "copy_out"}));
   EXPECT_EQ(r.work.item("intermediate_pairs"), 6u);
-  EXPECT_EQ(r.output, reference(app, text));
+  EXPECT_EQ(r.output, reference_output(app, text));
   EXPECT_EQ(r.measurement.counters.at("overflow_pct"), 0.0);
   EXPECT_EQ(r.measurement.counters.at("combine_rounds"), 1.0);
   EXPECT_GT(r.measurement.counters.at("wavefront"), 0.0);
@@ -142,12 +128,12 @@ TEST_P(StreamMRPaths, GlobalOverflowRunsTheSecondPass) {
   EXPECT_EQ(phase_names(r),
             (std::vector<std::string>{"preprocess", "copy_in", "map", "overflow", "copy_out"}));
   EXPECT_EQ(r.work.item("intermediate_pairs"), 1000u);
-  EXPECT_EQ(r.output, reference(app, text, params));
+  EXPECT_EQ(r.output, reference_output(app, text, params));
   // Ample room: no second pass.
   o.size_hint = 1000;
   r = run_text(*device_, o, app, text, params);
   EXPECT_EQ(r.measurement.counters.at("overflow_pct"), 0.0);
-  EXPECT_EQ(r.output, reference(app, text, params));
+  EXPECT_EQ(r.output, reference_output(app, text, params));
 }
 
 // Map-only output is compacted on the device: most groups use a few of their
@@ -171,7 +157,7 @@ TEST_P(StreamMRPaths, CompactedMapOutputWithSparseGroupsAndOverflow) {
     }
   }
   const apps::Params params{{"pattern", "needle"}};
-  const apps::KeyValueList expected = reference(app, text, params);
+  const apps::KeyValueList expected = reference_output(app, text, params);
   o.size_hint = 40;
   mapreduce::RunResult r = run_text(*device_, o, app, text, params);
   EXPECT_GT(r.measurement.counters.at("overflow_pct"), 0.0);
@@ -203,7 +189,8 @@ TEST_P(StreamMRPaths, GlobalOverflowOfReduceAppAndReduceOutput) {
       o.combine = combine;
       mapreduce::RunResult r = run_text(*device_, o, app, text);
       EXPECT_GT(r.measurement.counters.at("overflow_pct"), 50.0) << tree << combine;
-      EXPECT_EQ(r.output, reference(app, text)) << "tree " << tree << ", combine " << combine;
+      EXPECT_EQ(r.output, reference_output(app, text))
+          << "tree " << tree << ", combine " << combine;
     }
   }
 }
@@ -220,7 +207,7 @@ TEST_P(StreamMRPaths, LocalOverflowHalvesTheActiveWorkItems) {
     mapreduce::RunResult r = run_text(*device_, o, app, text);
     const double rounds = values == 0 ? 1.0 : 32.0 / values;
     EXPECT_EQ(r.measurement.counters.at("combine_rounds"), rounds) << values;
-    EXPECT_EQ(r.output, reference(app, text)) << "local_values " << values;
+    EXPECT_EQ(r.output, reference_output(app, text)) << "local_values " << values;
   }
   // KMeans (fig12): values of 72 bytes.
   const apps::MapReduceApp& km = apps::find_mapreduce_app("kmeans");
@@ -229,7 +216,8 @@ TEST_P(StreamMRPaths, LocalOverflowHalvesTheActiveWorkItems) {
   o.local_values = 8;
   mapreduce::RunResult r = run_text(*device_, o, km, points);
   EXPECT_GT(r.measurement.counters.at("combine_rounds"), 1.0);
-  EXPECT_EQ(apps::compare_by_policy(km, reference(km, points), r.output, km.validation()), "");
+  EXPECT_EQ(apps::compare_by_policy(km, reference_output(km, points), r.output, km.validation()),
+            "");
 }
 
 // All keys equal and every key in one bucket: one master per election step
@@ -252,7 +240,7 @@ TEST_P(StreamMRPaths, OneHotBucketAndCollisions) {
   streammr::Options o;
   o.hash_mask = 0;
   o.buckets = 1;
-  EXPECT_EQ(run_text(*device_, o, app, text).output, reference(app, text));
+  EXPECT_EQ(run_text(*device_, o, app, text).output, reference_output(app, text));
   // Every key in bucket 0 of 512: the reduce work-group holding bucket 0 of a
   // table outruns its output region (sized from the average), and the
   // reduce's second pass writes the rest.
@@ -260,7 +248,7 @@ TEST_P(StreamMRPaths, OneHotBucketAndCollisions) {
   o.groups = 2;
   mapreduce::RunResult r = run_text(*device_, o, app, text);
   EXPECT_GT(r.measurement.counters.at("reduce_overflow_pct"), 0.0);
-  EXPECT_EQ(r.output, reference(app, text));
+  EXPECT_EQ(r.output, reference_output(app, text));
 }
 
 TEST_P(StreamMRPaths, EmptyInput) {
