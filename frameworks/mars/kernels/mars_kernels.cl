@@ -33,17 +33,25 @@ DEVICE_FN EmitCtx mars_ctx(GLOBAL const uchar* side, u32 side_size, u32 mode, u3
 }
 
 /* ------------------------------------------------------------------ map */
+/* Thread GLOBAL_ID's map tasks (mars_task: coalesced or chunked), each
+ * through the app's map with `ctx` (count, write or reserve mode). */
+DEVICE_FN void mars_map_tasks(EmitCtx* ctx, GLOBAL const uchar* input, GLOBAL const u32* rec_off,
+                              u32 num_records, u32 coalesced) {
+  const u32 t = GLOBAL_ID, threads = GLOBAL_SIZE;
+  const u32 per = (num_records + threads - 1) / threads;
+  for (u32 k = 0; k < per; ++k) {
+    const u32 r = mars_task(t, k, threads, per, coalesced);
+    if (r >= num_records) break;
+    app_map(ctx, input, rec_off[r], rec_off[r + 1]);
+  }
+}
+
 KERNEL mars_map_count(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u32 num_records,
                       u32 coalesced, GLOBAL const uchar* side, u32 side_size, GLOBAL u32* key_bytes,
                       GLOBAL u32* pairs) {
-  u32 t = GLOBAL_ID, threads = GLOBAL_SIZE;
-  u32 per = (num_records + threads - 1) / threads;
+  const u32 t = GLOBAL_ID;
   EmitCtx ctx = mars_ctx(side, side_size, MARS_MODE_COUNT, 0u, 0u);
-  for (u32 k = 0; k < per; ++k) {
-    u32 r = mars_task(t, k, threads, per, coalesced);
-    if (r >= num_records) break;
-    app_map(&ctx, input, rec_off[r], rec_off[r + 1]);
-  }
+  mars_map_tasks(&ctx, input, rec_off, num_records, coalesced);
   key_bytes[t] = ctx.key_bytes;
   pairs[t] = ctx.pairs;
 }
@@ -53,18 +61,13 @@ KERNEL mars_map_emit(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u32 n
                      GLOBAL const u32* key_offsets, GLOBAL const u32* pair_offsets,
                      GLOBAL uchar* keys, GLOBAL MarsRecord* recs, GLOBAL APP_VAL_T* vals,
                      u32 vector_loads) {
-  u32 t = GLOBAL_ID, threads = GLOBAL_SIZE;
-  u32 per = (num_records + threads - 1) / threads;
+  const u32 t = GLOBAL_ID;
   EmitCtx ctx = mars_ctx(side, side_size, MARS_MODE_WRITE, key_offsets[t], pair_offsets[t]);
   ctx.vector_loads = vector_loads;
   ctx.keys = keys;
   ctx.recs = recs;
   ctx.vals = vals;
-  for (u32 k = 0; k < per; ++k) {
-    u32 r = mars_task(t, k, threads, per, coalesced);
-    if (r >= num_records) break;
-    app_map(&ctx, input, rec_off[r], rec_off[r + 1]);
-  }
+  mars_map_tasks(&ctx, input, rec_off, num_records, coalesced);
 }
 
 /* ------------------------------------------------- map, AtomicMR (S0) */
@@ -77,8 +80,6 @@ KERNEL mars_map_atomic_thread(GLOBAL const uchar* input, GLOBAL const u32* rec_o
                               GLOBAL u32* counters, u32 key_capacity, u32 pair_capacity,
                               GLOBAL uchar* keys, GLOBAL MarsRecord* recs, GLOBAL APP_VAL_T* vals,
                               u32 vector_loads) {
-  u32 t = GLOBAL_ID, threads = GLOBAL_SIZE;
-  u32 per = (num_records + threads - 1) / threads;
   EmitCtx ctx = mars_ctx(side, side_size, MARS_MODE_RESERVE_EACH, 0u, 0u);
   ctx.vector_loads = vector_loads;
   ctx.keys = keys;
@@ -87,11 +88,7 @@ KERNEL mars_map_atomic_thread(GLOBAL const uchar* input, GLOBAL const u32* rec_o
   ctx.counters = counters;
   ctx.key_capacity = key_capacity;
   ctx.pair_capacity = pair_capacity;
-  for (u32 k = 0; k < per; ++k) {
-    u32 r = mars_task(t, k, threads, per, coalesced);
-    if (r >= num_records) break;
-    app_map(&ctx, input, rec_off[r], rec_off[r + 1]);
-  }
+  mars_map_tasks(&ctx, input, rec_off, num_records, coalesced);
 }
 
 /* One reservation per warp and round (S0: a master thread reserves the
