@@ -3,7 +3,6 @@
 #include "frameworks/apps/registry.h"
 #include "frameworks/atomicmr/hash_runtime.h"
 #include "frameworks/mars/mars_runtime.h"
-#include "harness/core/errors.h"
 
 namespace harness::atomicmr {
 namespace {
@@ -18,20 +17,17 @@ bool warp_runs(const apps::MapReduceApp& app) {
   return true;
 }
 
-void add(VariantInfo v, Params params, mapreduce::RuntimeFactory make) {
+void add(VariantInfo v, Params params, mapreduce::DeviceRuntimeFactory make) {
   v.framework = "atomicmr";
-  v.backends = {backend::Kind::opencl, backend::Kind::cuda};
   v.default_params = std::move(params);
-  v.make = mapreduce::point_factory(std::move(make));
-  Registry::instance().add_variant(std::move(v));
+  mapreduce::add_gpu_variant(std::move(v), std::move(make));
 }
 
 }  // namespace
 
 void register_variants() {
-  auto make_mars = [](const PointContext& ctx) {
-    if (!ctx.device) throw UsageError("atomicmr needs a GPU backend (opencl or cuda)");
-    return mars::make_runtime(*ctx.device, mars::options_from(ctx.params));
+  auto make_mars = [](backend::Device& device, const Params& params) {
+    return mars::make_runtime(device, mars::options_from(params));
   };
   std::vector<std::string> all_apps, warp_apps;
   for (const apps::MapReduceApp* app : apps::mapreduce_apps()) {
@@ -67,9 +63,8 @@ void register_variants() {
       "MapCG-style grouping: map inserts every pair into a global hash table built with CAS "
       "(no sort), reduce per distinct key, output reserved with global atomics";
   hash.apps = all_apps;
-  add(std::move(hash), hash_default_params(), [](const PointContext& ctx) {
-    if (!ctx.device) throw UsageError("atomicmr needs a GPU backend (opencl or cuda)");
-    return make_hash_runtime(*ctx.device, hash_options_from(ctx.params));
+  add(std::move(hash), hash_default_params(), [](backend::Device& device, const Params& params) {
+    return make_hash_runtime(device, hash_options_from(params));
   });
 }
 

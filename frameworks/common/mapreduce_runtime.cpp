@@ -132,6 +132,15 @@ RunResult Runtime::run_records(const apps::MapReduceApp& app, const PreparedInpu
                    "'), so it cannot co-process");
 }
 
+void add_gpu_variant(VariantInfo v, DeviceRuntimeFactory make) {
+  v.backends = {backend::Kind::opencl, backend::Kind::cuda};
+  v.make = point_factory([framework = v.framework, make](const PointContext& ctx) {
+    if (!ctx.device) throw UsageError(framework + " needs a GPU backend (opencl or cuda)");
+    return make(*ctx.device, ctx.params);
+  });
+  Registry::instance().add_variant(std::move(v));
+}
+
 bool param_bool(const Params& params, const std::string& name) {
   auto it = params.find(name);
   if (it == params.end()) throw UsageError("missing parameter '" + name + "'");

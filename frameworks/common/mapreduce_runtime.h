@@ -69,6 +69,13 @@ using RuntimeFactory = std::function<std::unique_ptr<Runtime>(const PointContext
 std::function<std::unique_ptr<PointRunner>(const PointContext&)> point_factory(
     RuntimeFactory make_runtime);
 
+// Registers `v` as a GPU MapReduce variant (backends opencl and cuda): each
+// point's runtime is make(its device, its params); a point without a device
+// is a UsageError naming v.framework.
+using DeviceRuntimeFactory =
+    std::function<std::unique_ptr<Runtime>(backend::Device&, const Params&)>;
+void add_gpu_variant(VariantInfo v, DeviceRuntimeFactory make);
+
 // Reads a boolean/integer knob from params; throws UsageError for a bad value.
 bool param_bool(const Params& params, const std::string& name);
 std::uint32_t param_u32(const Params& params, const std::string& name);

@@ -669,17 +669,14 @@ void register_variants() {
     v.framework = "mars";
     v.name = d.name;
     v.description = d.description;
-    v.backends = {backend::Kind::opencl, backend::Kind::cuda};
     v.default_params = p;
     for (const apps::MapReduceApp* app : apps::mapreduce_apps()) {
       const bool map_only = !app->has_reduce() && app->jobs().empty();
       if (p.at("sort") == "1" || map_only) v.apps.push_back(app->name());
     }
-    v.make = mapreduce::point_factory([](const PointContext& ctx) {
-      if (!ctx.device) throw UsageError("mars needs a GPU backend (opencl or cuda)");
-      return make_runtime(*ctx.device, options_from(ctx.params));
+    mapreduce::add_gpu_variant(std::move(v), [](backend::Device& device, const Params& params) {
+      return make_runtime(device, options_from(params));
     });
-    Registry::instance().add_variant(std::move(v));
   }
 }
 
