@@ -653,6 +653,25 @@ class ClDevice final : public Device {
     return HostBuffer(p, bytes, kind, std::move(release), std::move(view));
   }
 
+  // HARNESS_DUMP_CL=DIR: the built program's binary as DIR/<name>.bin (PTX text on
+  // NVIDIA's OpenCL, which micro/atomics/isa_counts.py --ptx reads).
+  static void dump_binary(cl_program program, const std::string& source_name, const char* dir) {
+    size_t size = 0;
+    if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size, nullptr) !=
+            CL_SUCCESS ||
+        size == 0) {
+      return;
+    }
+    std::string binary(size, '\0');
+    unsigned char* ptr = reinterpret_cast<unsigned char*>(binary.data());
+    if (clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof(ptr), &ptr, nullptr) != CL_SUCCESS) {
+      return;
+    }
+    std::string name = source_name;
+    for (char& c : name) c = (c == '/') ? '_' : c;
+    std::ofstream(std::string(dir) + "/" + name + ".bin", std::ios::binary) << binary;
+  }
+
   std::shared_ptr<Program> build(const ProgramSource& source) override {
     auto it = programs_.find(source.name);
     if (it != programs_.end()) return it->second;
@@ -677,6 +696,7 @@ class ClDevice final : public Device {
                       info_.name, error_name(err), first_error_line(log)),
           log);
     }
+    if (const char* dir = std::getenv("HARNESS_DUMP_CL")) dump_binary(program, source.name, dir);
     auto p = std::make_shared<ClProgram>(program, source.name, log);
     programs_.emplace(source.name, p);
     return p;
