@@ -43,6 +43,7 @@ std::vector<Params> parameter_sets(const std::string& variant) {
             {{"group_size", "1024"}, {"coalescing", "4"}},
             {{"group_size", "1024"}, {"coalescing", "32"}}};
   }
+  if (variant == "copy") return {{{"group_size", "256"}}, {{"group_size", "1024"}}};
   if (variant == "shared") return {{{"group_size", "256"}}, {{"group_size", "1024"}}};
   return {{{"group_size", "256"}, {"chunk", "4096"}}};
 }

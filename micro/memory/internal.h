@@ -38,6 +38,10 @@ enum class GlobalLevel { l2, dram };
 std::unique_ptr<PointRunner> make_global_read(const PointContext& ctx, GlobalLevel level);
 std::string skip_global_read(const PointContext& ctx, GlobalLevel level);
 
+// memory/copy (copy.cpp).
+std::unique_ptr<PointRunner> make_copy(const PointContext& ctx);
+std::string skip_copy(const PointContext& ctx);
+
 std::unique_ptr<PointRunner> make_shared_read(const PointContext& ctx);
 std::string skip_shared_read(const PointContext& ctx);
 

@@ -38,8 +38,11 @@ KernelPoint::KernelPoint(const PointContext& ctx)
       group_size_(param_u32(ctx.params, "group_size")),
       groups_(resolve_groups(ctx.device->info(), param_u32(ctx.params, "groups"))) {}
 
-void KernelPoint::allocate_output() {
-  got_.assign(threads(), 0);
+KernelPoint::KernelPoint(const PointContext& ctx, std::uint32_t groups)
+    : device_(*ctx.device), group_size_(param_u32(ctx.params, "group_size")), groups_(groups) {}
+
+void KernelPoint::allocate_output(std::uint64_t checksums) {
+  got_.assign(checksums ? checksums : threads(), 0);
   d_out_ = device_.allocate(got_.size() * 4);
 }
 
@@ -58,6 +61,11 @@ Measurement KernelPoint::run_once() {
   q.begin_span("kernel");
   launch(q);
   q.end_span();
+  if (has_checksum_kernel()) {
+    q.begin_span("checksum");
+    launch_checksum(q);
+    q.end_span();
+  }
   q.begin_span("copy_out");
   q.read(got_.data(), d_out_, 0, got_.size() * 4);
   q.end_span();

@@ -16,9 +16,10 @@
 
 namespace harness::memory {
 
-// Registers the apps (l2-read, dram-read, shared-read, byte-scan), the
-// variants memory/l2, memory/dram, memory/shared, memory/scan-line (opencl,
-// cuda), memory/scan-l1, memory/scan-nol1 (cuda) and the ceiling probes.
+// Registers the apps (l2-read, dram-read, dram-copy, shared-read, byte-scan),
+// the variants memory/l2, memory/dram, memory/copy, memory/shared,
+// memory/scan-line (opencl, cuda), memory/scan-l1, memory/scan-nol1 (cuda) and
+// the ceiling probes.
 // Idempotent.
 void register_family();
 
@@ -34,6 +35,12 @@ std::uint64_t floor_sum(std::uint64_t n, std::uint64_t m, std::uint64_t a, std::
 // unit indices a walk of `n` steps visits; start, stride < modulus < 2^32.
 std::uint32_t walk_sum(std::uint64_t start, std::uint64_t stride, std::uint64_t modulus,
                        std::uint64_t n);
+// The checksum memory_global_read4 writes for a work-item whose walk over 16-byte
+// words starts at word `start`, when word w holds the u32s 4v..4v+3 with v =
+// (w - shift) mod modulus (memory_fill_index's buffer: shift 0; memory/copy's
+// destination: its offset): each word adds 16v + 6, modulo 2^32.
+std::uint32_t read4_sum(std::uint64_t start, std::uint64_t stride, std::uint64_t modulus,
+                        std::uint64_t steps, std::uint64_t shift = 0);
 
 // Exact comparison of per-work-item checksums (micro/common/params.h): "" when
 // equal, else the count of differences and the first three.
@@ -43,10 +50,15 @@ using micro::compare_checksums;
 
 // What every memory point shares: one kernel timed in phase "kernel", one u32
 // checksum per work-item read back in phase "copy_out", validated exactly
-// against the host's closed form and for sane rates (positive, finite).
+// against the host's closed form and for sane rates (positive, finite). A
+// point whose kernel does not write checksums (memory/copy) computes them
+// from its output with a second kernel, in phase "checksum" between the two.
 class KernelPoint : public PointRunner {
  public:
   explicit KernelPoint(const PointContext& ctx);
+  // With the work-groups decided by the point (`groups` "0" meaning something
+  // other than one per compute unit).
+  KernelPoint(const PointContext& ctx, std::uint32_t groups);
   void before_repetition() override;  // poisons the checksums (all ones)
   Measurement run_once() override;
   std::string validate_last() override;
@@ -68,10 +80,15 @@ class KernelPoint : public PointRunner {
 
  protected:
   virtual void launch(backend::Queue& q) = 0;
+  // The checksum kernel of phase "checksum", writing d_out_; only called when
+  // has_checksum_kernel().
+  virtual bool has_checksum_kernel() const { return false; }
+  virtual void launch_checksum(backend::Queue& /*q*/) {}
   // Point-level facts recorded as counters (threads, steps, working set ...).
   virtual void add_counters(Measurement& m) const = 0;
-  // Allocates the checksum buffer; the subclass fills expected_.
-  void allocate_output();
+  // Allocates the checksum buffer (one u32 per work-item of `launch`, or
+  // `checksums` of them); the subclass fills expected_.
+  void allocate_output(std::uint64_t checksums = 0);
 
   backend::Device& device_;
   std::uint32_t group_size_;
@@ -82,15 +99,21 @@ class KernelPoint : public PointRunner {
   double kernel_ms_ = 0;
 };
 
+// For tests: makes memory/copy's point `copy_point` copy `words` 16-byte words
+// fewer than it declares from its next run on (all of them: no copy at all),
+// leaving the rest of the destination as the run before left it, for another
+// offset: validation must fail. UsageError for any other point.
+void short_copy_for_tests(PointRunner& copy_point, std::uint64_t words);
+
 // ---- sizes chosen for the device (memory_points.cpp)
 
 // The sizes a parameter of "0" stands for, by device type: a GPU gets sizes
 // that run each point for about a millisecond and keep the working sets where
-// they belong (L2: a quarter of it; DRAM: 8 times it); other devices (PoCL)
-// get tiny ones.
+// they belong (L2: a quarter of it; DRAM: 8 times it, also each of
+// memory/copy's two buffers); other devices (PoCL) get tiny ones.
 struct AutoSizes {
   std::uint64_t l2_working_set;
-  std::uint64_t dram_working_set;
+  std::uint64_t dram_working_set;  // memory/dram's, and each of memory/copy's buffers
   std::uint64_t scan_input;
   std::uint32_t global_steps;
   std::uint32_t shared_steps;

@@ -74,8 +74,7 @@ double global_read_gbps(backend::Device& device, std::uint64_t bytes, std::uint6
   q.finish();
   q.take_spans();
   std::vector<std::uint32_t> expected(threads);
-  for (std::uint64_t t = 0; t < threads; ++t)
-    expected[t] = 16u * walk_sum(t, stride, units, steps) + 6u * steps;
+  for (std::uint64_t t = 0; t < threads; ++t) expected[t] = read4_sum(t, stride, units, steps);
   if (std::string bad = compare_checksums(expected, got); !bad.empty()) throw RunError(bad);
   const double moved = static_cast<double>(steps) * static_cast<double>(threads) * 16.0;
   *how = fmt::format(

@@ -15,8 +15,9 @@ namespace harness::memory {
 backend::ProgramSource portable_program() {
   backend::ProgramSource src;
   src.name = "micro/memory";
-  src.opencl_files = {"micro/memory/kernels/global_read.cl", "micro/memory/kernels/shared_read.cl",
-                      "micro/memory/kernels/atomics.cl", "micro/memory/kernels/scan.cl"};
+  src.opencl_files = {"micro/memory/kernels/global_read.cl", "micro/memory/kernels/copy.cl",
+                      "micro/memory/kernels/shared_read.cl", "micro/memory/kernels/atomics.cl",
+                      "micro/memory/kernels/scan.cl"};
 #if defined(HARNESS_HAVE_CUDA)
   src.cuda = &harness_cuda_table_micro_memory();
 #endif

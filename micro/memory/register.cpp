@@ -46,6 +46,7 @@ void register_family() {
   done = true;
   add_app("l2-read", "threads read disjoint words of an L2-resident working set, c-way coalesced");
   add_app("dram-read", "threads read disjoint words of a working set 8x the L2, c-way coalesced");
+  add_app("dram-copy", "threads copy a buffer 8x the L2 into another, 16 bytes at a time");
   add_app("shared-read", "threads read their work-group's shared-memory tile, conflict-free");
   add_app("byte-scan", "each thread hashes its chunks byte by byte (wc's access pattern)");
 
@@ -58,6 +59,8 @@ void register_family() {
                          {"coalescing", "4"},
                          {"steps", "0"},
                          {"working_set", "0"}};
+  // groups "0": enough work-groups to fill every compute unit of a GPU.
+  const Params copy = {{"group_size", "256"}, {"groups", "0"}, {"working_set", "0"}};
   const Params shared = {{"group_size", "256"}, {"groups", "0"}, {"steps", "0"}};
   const Params scan = {
       {"group_size", "256"}, {"groups", "0"}, {"chunk", "4096"}, {"working_set", "0"}};
@@ -70,6 +73,8 @@ void register_family() {
       "dram", "reads of a working set 8x the L2, streamed from DRAM", portable, global, "dram-read",
       [](const PointContext& c) { return make_global_read(c, GlobalLevel::dram); },
       [](const PointContext& c) { return skip_global_read(c, GlobalLevel::dram); });
+  add_variant("copy", "a kernel copy of a buffer 8x the L2 (16-byte loads and stores, grid-stride)",
+              portable, copy, "dram-copy", make_copy, skip_copy);
   add_variant("shared", "conflict-free reads of a 16 KiB shared-memory tile per work-group",
               portable, shared, "shared-read", make_shared_read, skip_shared_read);
   add_variant(

@@ -40,4 +40,10 @@ std::uint32_t walk_sum(std::uint64_t start, std::uint64_t stride, std::uint64_t 
   return static_cast<std::uint32_t>(unmodded - modulus * wraps);
 }
 
+std::uint32_t read4_sum(std::uint64_t start, std::uint64_t stride, std::uint64_t modulus,
+                        std::uint64_t steps, std::uint64_t shift) {
+  const std::uint64_t first = (start + modulus - shift % modulus) % modulus;
+  return 16u * walk_sum(first, stride, modulus, steps) + 6u * static_cast<std::uint32_t>(steps);
+}
+
 }  // namespace harness::memory

@@ -14,20 +14,17 @@
  * what it read recently (nothing is served by L1) and the whole buffer is swept:
  * resident in L2 when it fits (l2), streamed from DRAM when it is many times
  * the L2 (dram). Each run starts where the last one stopped (start_words), so
- * a run never re-reads what the previous one left in L2. Each work-item adds what it read (8 independent loads in
- * flight) and writes one sum; the host knows every sum in closed form. */
+ * a run never re-reads what the previous one left in L2. Each work-item adds
+ * what it read (8 independent loads in flight) and writes one sum; the host
+ * knows every sum in closed form. The walk's step (MEMORY_NEXT) is in walk.clh,
+ * shared with memory/copy (copy.cl). */
 #include "harness/dialect/dialect.h"
+#include "micro/memory/kernels/walk.clh"
 
 /* data[i] = i. */
 KERNEL memory_fill_index(GLOBAL u32* data, u32 words) {
   for (u32 i = GLOBAL_ID; i < words; i += GLOBAL_SIZE) data[i] = i;
 }
-
-/* The next word of a work-item: one unit stride on, wrapped into the buffer
- * (w < limit and stride < limit, so one subtraction wraps it). */
-#define MEMORY_NEXT(w)   \
-  w += stride_words;     \
-  if (w >= limit_words) w -= limit_words
 
 /* `steps` (a multiple of 8) loads per work-item, the walk starting `start_words`
  * (a whole number of units) on; sums[GLOBAL_ID] = their sum (mod 2^32). */
@@ -69,8 +66,8 @@ KERNEL memory_global_read(GLOBAL const u32* data, u32 limit_words, u32 stride_wo
 /* The probes' form: 16-byte loads, one unit per work-item (coalescing 32 with
  * 16-byte words), the same walk. Element e holds words 4e..4e+3, so it adds
  * 16e + 6 to the sum. */
-KERNEL memory_global_read4(GLOBAL const uint4* data, u32 limit_words, u32 stride_words,
-                           u32 steps, GLOBAL u32* sums) {
+KERNEL memory_global_read4(GLOBAL const uint4* data, u32 limit_words, u32 stride_words, u32 steps,
+                           GLOBAL u32* sums) {
   u32 w = GLOBAL_ID;
   u32 s0 = 0u, s1 = 0u, s2 = 0u, s3 = 0u;
   for (u32 k = 0; k < steps; k += 4u) {

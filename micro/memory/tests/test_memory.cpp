@@ -2,8 +2,9 @@
 // every variant at a tiny size on every kernel backend with a device (PoCL in
 // CI): validated, rates positive and finite, the declared bytes exactly what
 // the parameters say (and never fewer for a larger working set); a wrong
-// expected checksum failing validation; skipped combinations with their
-// reasons; the ceiling probes; the experiments' specs.
+// expected checksum failing validation, and so a short or missing copy;
+// skipped combinations with their reasons; the ceiling probes; the
+// experiments' specs.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -48,6 +49,23 @@ TEST(MemorySums, WalkSumMatchesBruteForceModulo32Bits) {
   for (std::uint64_t i = 0; i < 4096; ++i)
     brute += static_cast<std::uint32_t>((123456789 + i * 270592) % 983040000);
   EXPECT_EQ(memory::walk_sum(123456789, 270592, 983040000, 4096), brute);
+}
+
+TEST(MemorySums, Read4SumMatchesBruteForce) {
+  // Word w holds the u32s 4v..4v+3, v = (w - shift) mod modulus.
+  std::mt19937_64 rng(13);
+  for (int trial = 0; trial < 1000; ++trial) {
+    const std::uint64_t modulus = 1 + rng() % 5000;
+    const std::uint64_t start = rng() % modulus, stride = rng() % modulus, steps = rng() % 300;
+    const std::uint64_t shift = rng() % (3 * modulus);
+    std::uint32_t brute = 0;
+    for (std::uint64_t i = 0; i < steps; ++i) {
+      const std::uint64_t w = (start + i * stride) % modulus;
+      const auto v = static_cast<std::uint32_t>((w + 3 * modulus - shift) % modulus);
+      brute += (4 * v) + (4 * v + 1) + (4 * v + 2) + (4 * v + 3);
+    }
+    ASSERT_EQ(memory::read4_sum(start, stride, modulus, steps, shift), brute);
+  }
 }
 
 TEST(MemorySums, CompareChecksumsNamesTheFirstDifferences) {
@@ -128,6 +146,7 @@ class MemoryRun : public ::testing::Test {
               {"steps", "16"},
               {"working_set", "64KiB"}};
     if (variant == "shared") return {{"group_size", "64"}, {"groups", "3"}, {"steps", "64"}};
+    if (variant == "copy") return {{"group_size", "64"}, {"groups", "3"}, {"working_set", "64KiB"}};
     return {{"group_size", "32"}, {"groups", "3"}, {"chunk", "256"}, {"working_set", "100000"}};
   }
   fs::path dir_;
@@ -136,8 +155,9 @@ class MemoryRun : public ::testing::Test {
 
 TEST_F(MemoryRun, EveryVariantValidatesWithSaneRatesOnEveryBackendPresent) {
   const std::map<std::string, std::string> level = {
-      {"l2", "l2@kernel"},          {"dram", "dram@kernel"},    {"shared", "shared@kernel"},
-      {"scan-line", "dram@kernel"}, {"scan-l1", "dram@kernel"}, {"scan-nol1", "dram@kernel"}};
+      {"l2", "l2@kernel"},         {"dram", "dram@kernel"},      {"copy", "dram@kernel"},
+      {"shared", "shared@kernel"}, {"scan-line", "dram@kernel"}, {"scan-l1", "dram@kernel"},
+      {"scan-nol1", "dram@kernel"}};
   int ran = 0;
   for (Kind kind : kinds_with_devices()) {
     for (const auto& [variant, rate_name] : level) {
@@ -147,7 +167,10 @@ TEST_F(MemoryRun, EveryVariantValidatesWithSaneRatesOnEveryBackendPresent) {
       ASSERT_EQ(p["status"], "ok") << p.dump();
       EXPECT_EQ(p["validation"]["status"], "passed");
       EXPECT_EQ(p["validation"]["kind"], "exact");
-      EXPECT_EQ(p["phase_order"], (nlohmann::json{"kernel", "copy_out"}));
+      // The copy's checksums are a second kernel's, over the destination.
+      EXPECT_EQ(p["phase_order"], variant == "copy"
+                                      ? (nlohmann::json{"kernel", "checksum", "copy_out"})
+                                      : (nlohmann::json{"kernel", "copy_out"}));
       for (const std::string& name : {rate_name, std::string("bytes_used@kernel")}) {
         const nlohmann::json* r = rate(p, name);
         ASSERT_NE(r, nullptr) << name << " in " << p["rates"].dump();
@@ -181,6 +204,19 @@ TEST_F(MemoryRun, DeclaredBytesFollowTheParametersExactly) {
       EXPECT_EQ(q["work"]["bytes"][0]["read"],
                 2 * p["work"]["bytes"][0]["read"].get<std::uint64_t>());
     }
+    // The copy reads and writes its working set once, judged against d2d_copy.
+    Params copy = tiny("copy");
+    copy["working_set"] = "200KiB";  // rounded down to a whole number of 64 KiB
+    const nlohmann::json c = run("copy", kind, copy, 1);
+    ASSERT_EQ(c["status"], "ok") << c.dump();
+    ASSERT_EQ(c["work"]["bytes"].size(), 1u) << c["work"].dump();
+    const nlohmann::json& traffic = c["work"]["bytes"][0];
+    EXPECT_EQ(traffic["level"], "dram");
+    EXPECT_EQ(traffic["read"], 192u << 10);
+    EXPECT_EQ(traffic["written"], 192u << 10);
+    EXPECT_EQ(traffic["ceiling"], "d2d_copy");
+    EXPECT_EQ(c["work"]["items"]["bytes_delivered"], 2 * (192u << 10));
+    EXPECT_EQ(c["counters"]["working_set_bytes"].get<double>(), 192.0 * 1024);
     // A larger working set never reports fewer bytes: the bytes are the walk's.
     std::uint64_t last = 0;
     for (const char* ws : {"16KiB", "64KiB", "1MiB"}) {
@@ -201,7 +237,7 @@ TEST_F(MemoryRun, DeclaredBytesFollowTheParametersExactly) {
 
 TEST_F(MemoryRun, AWrongExpectedChecksumFailsValidation) {
   for (Kind kind : kinds_with_devices()) {
-    for (const char* variant : {"l2", "shared", "scan-line"}) {
+    for (const char* variant : {"l2", "copy", "shared", "scan-line"}) {
       SCOPED_TRACE(std::string(variant) + " on " + backend::kind_name(kind));
       std::unique_ptr<backend::Device> device = backend::open_device(kind, 0);
       const VariantInfo& v = Registry::instance().find_variant("memory", variant);
@@ -231,6 +267,59 @@ TEST_F(MemoryRun, AWrongExpectedChecksumFailsValidation) {
   GTEST_SKIP() << "no OpenCL or CUDA device";
 }
 
+// The checker must see a copy that did not write the whole destination: each
+// run moves the copy's offset on, so words a run leaves out hold what the run
+// before wrote there for another offset (or the zeros of the first fill).
+TEST_F(MemoryRun, AShortOrMissingCopyFailsValidation) {
+  for (Kind kind : kinds_with_devices()) {
+    SCOPED_TRACE(backend::kind_name(kind));
+    std::unique_ptr<backend::Device> device = backend::open_device(kind, 0);
+    const VariantInfo& v = Registry::instance().find_variant("memory", "copy");
+    PointContext ctx;
+    ctx.device = device.get();
+    ctx.devices = {device.get()};
+    ctx.app = v.apps.front();
+    ctx.params = point_defaults(v, Registry::instance().find_app(ctx.app));
+    for (const auto& [k, val] : tiny("copy")) ctx.params[k] = val;
+    std::unique_ptr<PointRunner> runner = v.make(ctx);
+    runner->prepare();
+    const std::uint64_t words = (64u << 10) / 16;
+    // First run short: the last words stay zero. Then a whole copy, then short
+    // by one word, by a whole grid stride and by everything: the destination
+    // keeps words of the previous offset. A whole copy validates again.
+    for (const auto& [missing, should_pass] :
+         std::vector<std::pair<std::uint64_t, bool>>{{1, false},
+                                                     {0, true},
+                                                     {1, false},
+                                                     {0, true},
+                                                     {3 * 64, false},
+                                                     {words, false},
+                                                     {0, true}}) {
+      SCOPED_TRACE("missing " + std::to_string(missing));
+      memory::short_copy_for_tests(*runner, missing);
+      runner->before_repetition();
+      runner->run_once();
+      const std::string msg = runner->validate_last();
+      if (should_pass) {
+        EXPECT_EQ(msg, "");
+      } else {
+        EXPECT_NE(msg, "");
+        EXPECT_NE(msg.find(" of "), std::string::npos) << msg;  // "N of M checksums differ"
+      }
+    }
+    // Only the copy has the hook.
+    const VariantInfo& l2 = Registry::instance().find_variant("memory", "l2");
+    PointContext l2ctx = ctx;
+    l2ctx.app = l2.apps.front();
+    l2ctx.params = point_defaults(l2, Registry::instance().find_app(l2ctx.app));
+    for (const auto& [k, val] : tiny("l2")) l2ctx.params[k] = val;
+    std::unique_ptr<PointRunner> other = l2.make(l2ctx);
+    EXPECT_THROW(memory::short_copy_for_tests(*other, 1), UsageError);
+    return;
+  }
+  GTEST_SKIP() << "no OpenCL or CUDA device";
+}
+
 TEST_F(MemoryRun, CombinationsThatCannotRunAreSkippedWithTheirReasons) {
   for (Kind kind : kinds_with_devices()) {
     Params params = tiny("l2");
@@ -250,6 +339,20 @@ TEST_F(MemoryRun, CombinationsThatCannotRunAreSkippedWithTheirReasons) {
     params = tiny("l2");
     params["coalescing"] = "3";
     EXPECT_THROW(run("l2", kind, params, 1), UsageError);
+    // The copy: more work-items than 16-byte words, and a buffer under 64 KiB.
+    params = tiny("copy");
+    params["groups"] = "100";  // 6400 work-items, 4096 words
+    p = run("copy", kind, params, 1);
+    EXPECT_EQ(p["status"], "skipped");
+    EXPECT_NE(p["skip_reason"].get<std::string>().find("more than the 4096 16-byte words"),
+              std::string::npos)
+        << p["skip_reason"];
+    params = tiny("copy");
+    params["working_set"] = "60KiB";
+    p = run("copy", kind, params, 1);
+    EXPECT_EQ(p["status"], "skipped");
+    EXPECT_NE(p["skip_reason"].get<std::string>().find("64 KiB granule"), std::string::npos)
+        << p["skip_reason"];
     return;
   }
   GTEST_SKIP() << "no OpenCL or CUDA device";
