@@ -3,6 +3,7 @@
 #include "frameworks/atomicmr/atomicmr.h"
 #include "frameworks/coproc/coproc_runtime.h"
 #include "frameworks/cpu/cpu_runtime.h"
+#include "frameworks/hashagg/hashagg_runtime.h"
 #include "frameworks/mars/mars_runtime.h"
 #include "frameworks/mars/strlib/strlib.h"
 #include "frameworks/reduction/reduction.h"
@@ -30,6 +31,7 @@ void register_all() {
   atomicmr::register_variants();
   streammr::register_variants();
   thrustmr::register_variants();
+  hashagg::register_variants();
   coproc::register_variants();
   reduction::register_family();
   streamgraph::register_family();

@@ -132,6 +132,20 @@ class MapReduceApp {
   // apps whose records are lines and whose output holds no input positions
   // (those would need more than 32 bits). Default: false (such inputs fail).
   virtual bool splits_at_lines() const { return false; }
+  // Inputs that need no record split (runtimes that stream byte ranges,
+  // frameworks/hashagg): the first position at or after `at` (<= size) where
+  // the input may be cut so that no key spans the cut and app_map over each
+  // side's bytes emits what it emits over the whole. The app's dialect side
+  // then defines APP_SPLITS_ANYWHERE and app_is_separator(c) with the same
+  // rule (a cut before a separator byte). Default: kNoCut (records needed).
+  // Whether the app's combiner is u32 addition (its types define
+  // APP_COMBINE_ADD_U32 1): runtimes may then combine with atomic adds.
+  virtual bool combine_is_u32_add() const { return false; }
+  static constexpr std::size_t kNoCut = static_cast<std::size_t>(-1);
+  virtual std::size_t cut_at_or_after(const std::uint8_t* /*data*/, std::size_t /*size*/,
+                                      std::size_t /*at*/) const {
+    return kNoCut;
+  }
 
   // The input's float matrices as images, for runtimes that read them through
   // the texture path (streammr.image): one entry per IMAGE2D_F32 argument of

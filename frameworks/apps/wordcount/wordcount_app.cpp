@@ -65,6 +65,13 @@ class WordCount final : public MapReduceApp {
   }
   // No word spans a line end.
   bool splits_at_lines() const override { return true; }
+  bool combine_is_u32_add() const override { return true; }
+  // Before any byte that is not a letter (wordcount.clh: app_is_separator).
+  std::size_t cut_at_or_after(const std::uint8_t* data, std::size_t size,
+                              std::size_t at) const override {
+    while (at < size && is_letter(data[at])) ++at;
+    return at;
+  }
   // A word counted in two parts of the input: the counts add.
   std::string merge_values(std::string_view a, std::string_view b) const override {
     return raw_bytes(from_raw<std::uint32_t>(a) + from_raw<std::uint32_t>(b));

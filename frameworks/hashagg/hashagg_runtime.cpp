@@ -1,0 +1,360 @@
+#include "frameworks/hashagg/hashagg_runtime.h"
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frameworks/apps/registry.h"
+#include "frameworks/atomicmr/global_hash_table.h"
+#include "frameworks/common/buffer_pool.h"
+#include "frameworks/common/mapreduce_program.h"
+#include "frameworks/mars/scoped_span.h"
+#include "harness/core/errors.h"
+#include "harness/core/stopwatch.h"
+#include "harness/dialect/dialect.h"
+// The table's layout, shared with the kernels.
+#include "frameworks/atomicmr/kernels/global_hash_table_types.clh"
+#include "frameworks/hashagg/kernels/hashagg_types.clh"
+
+namespace harness::hashagg {
+namespace {
+
+using backend::Buffer;
+using backend::LaunchShape;
+
+constexpr std::uint32_t kReduceGroup = 256;
+
+// Whether hashagg runs the app, and why not.
+std::string refusal(const apps::MapReduceApp& app) {
+  if (!app.jobs().empty()) return "it is a chain of jobs";
+  if (!app.combine_is_u32_add()) return "its combiner is not u32 addition (APP_COMBINE_ADD_U32)";
+  if (app.cut_at_or_after(nullptr, 0, 0) == apps::MapReduceApp::kNoCut) {
+    return "its input cannot be cut anywhere (MapReduceApp::cut_at_or_after)";
+  }
+  return {};
+}
+
+struct Kernels {
+  backend::Kernel map, reduce;
+  static Kernels look_up(backend::Program& p) {
+    return {p.kernel("hashagg_map_bytes"), p.kernel("hashagg_reduce")};
+  }
+};
+
+// A byte range of the input that no key spans.
+struct Chunk {
+  std::size_t begin = 0, end = 0;
+};
+
+// One queue of the pipeline and its staging buffer on the device.
+struct Lane {
+  std::unique_ptr<backend::Queue> queue;
+  Buffer* buffer = nullptr;
+};
+
+class HashAggRuntime final : public mapreduce::Runtime {
+ public:
+  HashAggRuntime(backend::Device& device, Options options)
+      : device_(device), options_(options), pool_(device), table_(pool_, "table") {
+    if (options_.groups == 0) {
+      options_.groups = static_cast<std::uint32_t>(std::max(1, device.info().compute_units * 4));
+    }
+  }
+
+  std::string name() const override {
+    return options_.pipelined ? "hashagg/pipelined" : "hashagg/resident";
+  }
+
+  void prepare(const apps::MapReduceApp& app) override {
+    const std::string why = refusal(app);
+    if (!why.empty()) throw UsageError(name() + " does not run '" + app.name() + "': " + why);
+    program_ = device_.build(mapreduce::mapreduce_program("hashagg", app));
+    kernels_ = Kernels::look_up(*program_);
+    prepared_ = &app;
+    while (options_.pipelined && lanes_.size() < options_.lanes) {
+      lanes_.push_back({device_.create_queue(), nullptr});
+    }
+  }
+
+  mapreduce::RunResult run(const apps::MapReduceApp& app, const std::uint8_t* input,
+                           std::size_t size) override {
+    if (prepared_ != &app) prepare(app);
+    apps::check_input_size(app, size);
+    auto& q = device_.queue();
+    mapreduce::RunResult result;
+    Stopwatch total;
+    const std::vector<std::uint8_t> side = app.side_data(app_params(), input, size);
+    const std::uint32_t side_size = static_cast<std::uint32_t>(side.size());
+    Buffer& d_side = pool_.get("side", side.size());
+    const std::vector<Chunk> chunks = cut(app, input, size);
+
+    capacity_.entries = std::max<std::uint32_t>(
+        capacity_.entries,
+        static_cast<std::uint32_t>(std::clamp<std::size_t>(size / 64, 1024, std::size_t{1} << 22)));
+    capacity_.key_bytes = std::max(capacity_.key_bytes, capacity_.entries * 12);
+    capacity_.nodes = 0;  // values are combined in place: no value nodes
+    retries_ = 0;
+    double pipeline_ms = 0;
+    Busy busy;
+    atomicmr::HashTableUsage used;
+    if (options_.pipelined) {
+      for (;;) {
+        reset_table(d_side, side);
+        q.finish();  // the lanes' kernels find the table empty
+        Stopwatch pipe;
+        map_pipelined(input, chunks, d_side, side_size, busy);
+        pipeline_ms += pipe.elapsed_ms();
+        used = table_.usage();
+        if (fits_or_grow(used)) break;
+      }
+    } else {
+      Buffer& d_input = pool_.get("input", size);
+      q.begin_span("copy_in");
+      if (size > 0) q.write(d_input, 0, input, size);
+      if (!side.empty()) q.write(d_side, 0, side.data(), side.size());
+      q.end_span();
+      mapreduce::ScopedSpan span(q, "map");
+      for (;;) {
+        reset_table(d_side, {});
+        launch_map(q, d_input, size, d_side, side_size);
+        used = table_.usage();
+        if (fits_or_grow(used)) break;
+      }
+      span.end();
+    }
+
+    const std::uint32_t entries = std::min(used.entries, table_.capacity().entries);
+    const std::uint32_t out_size = app.output_value_size();
+    Buffer& d_out = pool_.get("out.vals", std::size_t{entries} * out_size);
+    Buffer& d_count = pool_.get("out.count", std::size_t{entries} * 4);
+    {
+      mapreduce::ScopedSpan span(q, "reduce");
+      if (entries > 0) {
+        q.launch(kernels_.reduce, LaunchShape::cover(entries, kReduceGroup), table_.entries(),
+                 entries, table_.keys(), pool_.get("sums", 4), d_side, side_size, d_out, d_count);
+      }
+      span.end();
+    }
+    std::vector<GhtEntry> host_entries(entries);
+    std::vector<char> keys(used.key_bytes), vals(std::size_t{entries} * out_size);
+    std::vector<std::uint32_t> counts(entries);
+    {
+      mapreduce::ScopedSpan span(q, "copy_out");
+      if (entries > 0) {
+        q.read(host_entries.data(), table_.entries(), 0, host_entries.size() * sizeof(GhtEntry));
+        q.read(keys.data(), table_.keys(), 0, keys.size());
+        q.read(vals.data(), d_out, 0, vals.size());
+        q.read(counts.data(), d_count, 0, counts.size() * 4);
+      }
+      span.end();
+    }
+    q.finish();
+    result.measurement.total_ms = total.elapsed_ms();
+    if (options_.pipelined) result.measurement.phases.push_back({"pipeline", pipeline_ms});
+    for (auto& s : q.take_spans()) result.measurement.phases.push_back({s.name, s.milliseconds});
+
+    std::uint64_t distinct = 0;
+    for (std::uint32_t e = 0; e < entries; ++e) {
+      if (counts[e] == 0) continue;
+      if (counts[e] > 1) {
+        throw RunError(name() + ": the reduce of '" + app.name() +
+                       "' emitted more than one output for a key; hashagg keeps one per key");
+      }
+      const GhtEntry& en = host_entries[e];
+      result.output.emplace_back(std::string(keys.data() + en.key_off, en.key_len),
+                                 std::string(vals.data() + std::size_t{e} * out_size, out_size));
+      ++distinct;
+    }
+    apps::sort_output(app, result.output);
+
+    // Declared work: the input crosses the host link once and map reads it
+    // once (its key bytes again from L1 or shared memory, not counted); the
+    // table's entries, keys and sums are written once per distinct key per
+    // flush at least (a lower bound); the output crosses back pageable.
+    const std::uint64_t copied_out =
+        std::uint64_t{entries} * (sizeof(GhtEntry) + out_size + 4) + used.key_bytes;
+    const char* h2d_phase = options_.pipelined ? "pipeline" : "copy_in";
+    result.work.items("distinct_keys", distinct)
+        .reads(level::h2d, size, h2d_phase)
+        .reads(level::dram, size, options_.pipelined ? "pipeline" : "map")
+        .writes(level::d2h, copied_out, "copy_out", "d2h_pageable");
+    auto& c = result.measurement.counters;
+    c["chunks"] = static_cast<double>(chunks.size());
+    c["lanes"] = options_.pipelined ? options_.lanes : 1;
+    c["threads"] = static_cast<double>(options_.groups) * options_.group_size;
+    c["table_slots"] = table_.capacity().slots;
+    c["table_entries"] = used.entries;
+    c["retries"] = retries_;
+    if (options_.pipelined) {
+      c["copy_in_busy_ms"] = busy.copy_ms;
+      c["map_busy_ms"] = busy.map_ms;
+    }
+    return result;
+  }
+
+ private:
+  struct Busy {
+    double copy_ms = 0, map_ms = 0;  // device time of the lanes' copies and maps, summed
+  };
+
+  // Chunks of about chunk_kib KiB (resident: one), each cut forward to where
+  // the app allows. Each must leave room for a tile past its end in u32.
+  std::vector<Chunk> cut(const apps::MapReduceApp& app, const std::uint8_t* input,
+                         std::size_t size) const {
+    const std::size_t nominal = options_.pipelined ? std::size_t{options_.chunk_kib} * 1024
+                                                   : std::max<std::size_t>(size, 1);
+    std::vector<Chunk> chunks;
+    for (std::size_t b = 0; b < size;) {
+      const std::size_t e = app.cut_at_or_after(input, size, std::min(size, b + nominal));
+      chunks.push_back({b, e});
+      b = e;
+    }
+    const std::uint64_t tile = std::uint64_t{options_.group_size} * options_.segment;
+    for (const Chunk& ch : chunks) {
+      if (ch.end - ch.begin + tile >= 0xffffffffULL) {
+        throw RunError(name() + ": a piece of " + std::to_string(ch.end - ch.begin) +
+                       " bytes passes the 4 GiB limit of its 32-bit offsets");
+      }
+    }
+    return chunks;
+  }
+
+  void reset_table(Buffer& d_side, const std::vector<std::uint8_t>& side) {
+    auto& q = device_.queue();
+    table_.reset(capacity_);
+    Buffer& sums = pool_.get("sums", std::size_t{table_.capacity().entries} * 4 + 4);
+    q.fill_zero(sums, 0, std::size_t{table_.capacity().entries} * 4);
+    if (!side.empty()) q.write(d_side, 0, side.data(), side.size());
+  }
+
+  void launch_map(backend::Queue& q, Buffer& input, std::size_t bytes, Buffer& d_side,
+                  std::uint32_t side_size) {
+    if (bytes == 0) return;
+    const atomicmr::HashTableCapacity& c = table_.capacity();
+    q.launch(kernels_.map, LaunchShape{options_.groups, options_.group_size}, input,
+             static_cast<std::uint32_t>(bytes), options_.segment, d_side, side_size,
+             options_.local ? 1u : 0u, table_.slots(), table_.slot_mask(), options_.hash_mask,
+             table_.entries(), c.entries, table_.keys(), c.key_bytes, table_.counters(),
+             pool_.get("sums", std::size_t{c.entries} * 4 + 4));
+  }
+
+  // Chunk i goes to lane i mod lanes: its copy, then its map, in the lane's
+  // order; lanes run side by side, so one lane's copy overlaps another's map.
+  void map_pipelined(const std::uint8_t* input, const std::vector<Chunk>& chunks, Buffer& d_side,
+                     std::uint32_t side_size, Busy& busy) {
+    std::size_t longest = 1;
+    for (const Chunk& ch : chunks) longest = std::max(longest, ch.end - ch.begin);
+    for (std::size_t l = 0; l < lanes_.size(); ++l) {
+      lanes_[l].buffer = &pool_.get("lane" + std::to_string(l), longest);
+    }
+    for (std::size_t i = 0; i < chunks.size(); ++i) {
+      Lane& lane = lanes_[i % lanes_.size()];
+      const std::size_t bytes = chunks[i].end - chunks[i].begin;
+      lane.queue->begin_span("copy_in");
+      lane.queue->write(*lane.buffer, 0, input + chunks[i].begin, bytes);
+      lane.queue->end_span();
+      lane.queue->begin_span("map");
+      launch_map(*lane.queue, *lane.buffer, bytes, d_side, side_size);
+      lane.queue->end_span();
+    }
+    for (Lane& lane : lanes_) {
+      for (const auto& s : lane.queue->take_spans()) {  // finishes the lane
+        (s.name == "copy_in" ? busy.copy_ms : busy.map_ms) += s.milliseconds;
+      }
+    }
+  }
+
+  // True when the build fit; else grows the table (RunError when it cannot).
+  bool fits_or_grow(const atomicmr::HashTableUsage& used) {
+    if (table_.fits(used)) return true;
+    const atomicmr::HashTableCapacity& c = table_.capacity();
+    const atomicmr::HashTableCapacity next = table_.grown(used);
+    if (next.slots == c.slots && next.entries == c.entries && next.key_bytes == c.key_bytes) {
+      throw RunError(name() + ": the global hash table (" + std::to_string(c.slots) +
+                     " slots) cannot grow for " + std::to_string(used.entries) + " keys");
+    }
+    capacity_ = next;
+    ++retries_;
+    return false;
+  }
+
+  backend::Device& device_;
+  Options options_;
+  mapreduce::BufferPool pool_;
+  atomicmr::GlobalHashTable table_;
+  std::shared_ptr<backend::Program> program_;
+  Kernels kernels_;
+  const apps::MapReduceApp* prepared_ = nullptr;
+  std::vector<Lane> lanes_;
+  atomicmr::HashTableCapacity capacity_;  // the largest table needed so far
+  std::uint32_t retries_ = 0;
+};
+
+bool power_of_two(std::uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+}  // namespace
+
+Options options_from(const Params& params) {
+  Options o;
+  o.pipelined = mapreduce::param_bool(params, "pipelined");
+  o.chunk_kib = mapreduce::param_u32(params, "chunk_kib");
+  o.lanes = mapreduce::param_u32(params, "lanes");
+  o.groups = mapreduce::param_u32(params, "groups");
+  o.group_size = mapreduce::param_u32(params, "group_size");
+  o.segment = mapreduce::param_u32(params, "segment");
+  o.local = mapreduce::param_bool(params, "local");
+  o.hash_mask = mapreduce::param_u32(params, "hash_mask");
+  if (!power_of_two(o.group_size) || o.group_size < 32 || o.group_size > 1024) {
+    throw UsageError("hashagg: group_size must be a power of two from 32 to 1024");
+  }
+  if (o.segment == 0 || o.segment > 65536) throw UsageError("hashagg: segment must be 1..65536");
+  if (o.chunk_kib == 0 || o.chunk_kib > (1u << 21)) {
+    throw UsageError("hashagg: chunk_kib must be 1..2097152 (2 GiB)");
+  }
+  if (o.lanes == 0 || o.lanes > 16) throw UsageError("hashagg: lanes must be 1..16");
+  return o;
+}
+
+Params default_params() {
+  return {{"pipelined", "1"}, {"chunk_kib", "65536"},     {"lanes", "3"},
+          {"groups", "0"},    {"group_size", "256"},      {"segment", "64"},
+          {"local", "1"},     {"hash_mask", "4294967295"}};
+}
+
+std::unique_ptr<mapreduce::Runtime> make_runtime(backend::Device& device, const Options& options) {
+  return std::make_unique<HashAggRuntime>(device, options);
+}
+
+void register_variants() {
+  std::vector<std::string> runs;
+  for (const apps::MapReduceApp* app : apps::mapreduce_apps()) {
+    if (refusal(*app).empty()) runs.push_back(app->name());
+  }
+  auto make = [](backend::Device& device, const Params& params) {
+    return make_runtime(device, options_from(params));
+  };
+  VariantInfo pipelined;
+  pipelined.framework = "hashagg";
+  pipelined.name = "pipelined";
+  pipelined.description =
+      "modern hash aggregation: the input streamed from pinned memory in chunks over 3 queues "
+      "(copies overlap map), short keys pre-aggregated in local memory, the rest combined in a "
+      "global table with atomic adds; end-to-end time";
+  pipelined.apps = runs;
+  pipelined.default_params = default_params();
+  mapreduce::add_gpu_variant(std::move(pipelined), make);
+
+  VariantInfo resident;
+  resident.framework = "hashagg";
+  resident.name = "resident";
+  resident.description =
+      "as pipelined, with the input copied whole first: map, reduce and copy_out time the "
+      "device work on an input already on the device";
+  resident.apps = runs;
+  resident.default_params = default_params();
+  resident.default_params["pipelined"] = "0";
+  mapreduce::add_gpu_variant(std::move(resident), make);
+}
+
+}  // namespace harness::hashagg
