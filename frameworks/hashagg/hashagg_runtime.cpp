@@ -174,7 +174,9 @@ class HashAggRuntime final : public mapreduce::Runtime {
     // flush at least (a lower bound); the output crosses back pageable.
     const std::uint64_t copied_out =
         std::uint64_t{entries} * (sizeof(GhtEntry) + out_size + 4) + used.key_bytes;
-    const char* h2d_phase = options_.pipelined ? "pipeline" : "copy_in";
+    // Pipelined: the input's copy over the whole run (rate `h2d`, end to end
+    // against the pinned copy ceiling); resident: over copy_in.
+    const std::string h2d_phase = options_.pipelined ? kTotal : "copy_in";
     result.work.items("distinct_keys", distinct)
         .reads(level::h2d, size, h2d_phase)
         .reads(level::dram, size, options_.pipelined ? "pipeline" : "map")
