@@ -320,7 +320,7 @@ Options options_from(const Params& params) {
 
 Params default_params() {
   return {{"pipelined", "1"}, {"chunk_kib", "65536"},     {"lanes", "3"},
-          {"groups", "0"},    {"group_size", "256"},      {"segment", "64"},
+          {"groups", "0"},    {"group_size", "256"},      {"segment", "16"},
           {"local", "1"},     {"hash_mask", "4294967295"}};
 }
 

@@ -18,7 +18,7 @@ struct Options {
   std::uint32_t lanes = 3;         // pipelined: queues, each copying then mapping its chunks
   std::uint32_t groups = 0;        // map's work-groups; 0 = 4 per compute unit
   std::uint32_t group_size = 256;  // power of two, 32..1024
-  std::uint32_t segment = 64;      // bytes of input per work-item and tile
+  std::uint32_t segment = 16;      // bytes of input per work-item and tile
   bool local = true;               // pre-aggregate short keys in local memory
   std::uint32_t hash_mask = 0xffffffffu;  // global table's hash bits (tests: few, to collide)
 };

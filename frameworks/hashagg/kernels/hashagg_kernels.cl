@@ -22,6 +22,20 @@ DEVICE_FN void ha_segment(GLOBAL const uchar* input, u32 size, u32 seg_begin, u3
 }
 #endif
 
+/* Adds v to the packed key's entry of the global table. */
+DEVICE_FN void ha_global_add_packed(EmitCtx* ctx, const u32* w, u32 v) {
+#if APP_COMBINE_ADD_U32
+  const u32 len = w[0] & 0xffu;
+  uchar key[HA_LOCAL_KEY_BYTES];
+  for (u32 i = 0; i < len; ++i) key[i] = ha_packed_byte(w, i);
+  ha_global_add_p(ctx, key, len, v);
+#else
+  (void)ctx;
+  (void)w;
+  (void)v;
+#endif
+}
+
 /* Empties the caller's share of the local table into the global table (slots
  * LOCAL_ID, LOCAL_ID + LOCAL_SIZE, ...). Call between barriers. */
 DEVICE_FN void ha_flush(EmitCtx* ctx) {
@@ -33,10 +47,7 @@ DEVICE_FN void ha_flush(EmitCtx* ctx) {
     if (w[0] == 0u) continue;
     w[1] = words[HA_LOCAL_SLOTS + s];
     w[2] = words[2u * HA_LOCAL_SLOTS + s];
-    const u32 len = w[0] & 0xffu;
-    uchar key[HA_LOCAL_KEY_BYTES];
-    for (u32 i = 0; i < len; ++i) key[i] = ha_packed_byte(w, i);
-    ha_global_add_p(ctx, key, len, ctx->group_table.values[s]);
+    ha_global_add_packed(ctx, w, ctx->group_table.values[s]);
     words[s] = 0u;
     words[HA_LOCAL_SLOTS + s] = 0u;
     words[2u * HA_LOCAL_SLOTS + s] = 0u;
@@ -61,6 +72,8 @@ KERNEL hashagg_map_bytes(GLOBAL const uchar* input, u32 size, u32 segment, GLOBA
   LOCAL_ARRAY(u32, local_words, 3u * HA_LOCAL_SLOTS);
   LOCAL_ARRAY(u32, local_values, HA_LOCAL_SLOTS);
   LOCAL_ARRAY(u32, local_used, 1);
+  LOCAL_ARRAY(u32, stage, 4u * HA_STAGE_CAPACITY);
+  LOCAL_ARRAY(u32, stage_count, 1);
   EmitCtx ctx;
   ctx.side = side;
   ctx.side_size = side_size;
@@ -68,6 +81,8 @@ KERNEL hashagg_map_bytes(GLOBAL const uchar* input, u32 size, u32 segment, GLOBA
   ctx.group_table.values = local_values;
   ctx.group_table.used = local_used;
   ctx.use_local = use_local;
+  ctx.stage = stage;
+  ctx.stage_count = stage_count;
   ctx.table = ght_table(slots, slot_mask, hash_mask, entries, entry_capacity, keys, key_capacity, 0,
                         0, 0u, counters);
   ctx.sums = sums;
@@ -75,7 +90,10 @@ KERNEL hashagg_map_bytes(GLOBAL const uchar* input, u32 size, u32 segment, GLOBA
   ctx.emitted = 0u;
   for (u32 s = LOCAL_ID; s < 3u * HA_LOCAL_SLOTS; s += LOCAL_SIZE) local_words[s] = 0u;
   for (u32 s = LOCAL_ID; s < HA_LOCAL_SLOTS; s += LOCAL_SIZE) local_values[s] = 0u;
-  if (LOCAL_ID == 0u) local_used[0] = 0u;
+  if (LOCAL_ID == 0u) {
+    local_used[0] = 0u;
+    stage_count[0] = 0u;
+  }
   BARRIER_LOCAL();
 
   const u32 tile_bytes = LOCAL_SIZE * segment;
@@ -88,8 +106,19 @@ KERNEL hashagg_map_bytes(GLOBAL const uchar* input, u32 size, u32 segment, GLOBA
       if (e > b) app_map(&ctx, input, b, e);
     }
     BARRIER_LOCAL();
+    const u32 staged = stage_count[0] < HA_STAGE_CAPACITY ? stage_count[0] : HA_STAGE_CAPACITY;
+    for (u32 k = LOCAL_ID; k < staged; k += LOCAL_SIZE) {
+      u32 w[3];
+      w[0] = stage[4u * k];
+      w[1] = stage[4u * k + 1u];
+      w[2] = stage[4u * k + 2u];
+      const u32 v = stage[4u * k + 3u];
+      if (!ha_local_add(&ctx.group_table, w, v)) ha_global_add_packed(&ctx, w, v);
+    }
+    BARRIER_LOCAL();
     const u32 used = local_used[0];
-    BARRIER_LOCAL(); /* every work-item has read it before it is reset */
+    if (LOCAL_ID == 0u) stage_count[0] = 0u;
+    BARRIER_LOCAL(); /* every work-item has read `used` before it is reset */
     if (used >= HA_LOCAL_FLUSH_AT) {
       ha_flush(&ctx);
       if (LOCAL_ID == 0u) local_used[0] = 0u;
