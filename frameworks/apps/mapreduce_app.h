@@ -141,6 +141,10 @@ class MapReduceApp {
   // Whether the app's combiner is u32 addition (its types define
   // APP_COMBINE_ADD_U32 1): runtimes may then combine with atomic adds.
   virtual bool combine_is_u32_add() const { return false; }
+  // Whether map emits (run, one value) for every maximal run of non-separator
+  // bytes and nothing else (the dialect side defines APP_KEYS_ARE_RUNS and
+  // APP_RUN_VALUE): runtimes may then find the runs without app_map.
+  virtual bool keys_are_separator_runs() const { return false; }
   static constexpr std::size_t kNoCut = static_cast<std::size_t>(-1);
   virtual std::size_t cut_at_or_after(const std::uint8_t* /*data*/, std::size_t /*size*/,
                                       std::size_t /*at*/) const {

@@ -36,9 +36,10 @@ std::string refusal(const apps::MapReduceApp& app) {
 }
 
 struct Kernels {
-  backend::Kernel map, reduce;
+  backend::Kernel map, map_runs, reduce;
   static Kernels look_up(backend::Program& p) {
-    return {p.kernel("hashagg_map_bytes"), p.kernel("hashagg_reduce")};
+    return {p.kernel("hashagg_map_bytes"), p.kernel("hashagg_map_runs"),
+            p.kernel("hashagg_reduce")};
   }
 };
 
@@ -72,6 +73,7 @@ class HashAggRuntime final : public mapreduce::Runtime {
     program_ = device_.build(mapreduce::mapreduce_program("hashagg", app));
     kernels_ = Kernels::look_up(*program_);
     prepared_ = &app;
+    use_runs_ = options_.runs && options_.local && app.keys_are_separator_runs();
     while (options_.pipelined && lanes_.size() < options_.lanes) {
       lanes_.push_back({device_.create_queue(), nullptr});
     }
@@ -185,6 +187,7 @@ class HashAggRuntime final : public mapreduce::Runtime {
     c["chunks"] = static_cast<double>(chunks.size());
     c["lanes"] = options_.pipelined ? options_.lanes : 1;
     c["threads"] = static_cast<double>(options_.groups) * options_.group_size;
+    c["runs_path"] = use_runs_ ? 1 : 0;
     c["table_slots"] = table_.capacity().slots;
     c["table_entries"] = used.entries;
     c["retries"] = retries_;
@@ -212,7 +215,8 @@ class HashAggRuntime final : public mapreduce::Runtime {
       chunks.push_back({b, e});
       b = e;
     }
-    const std::uint64_t tile = std::uint64_t{options_.group_size} * options_.segment;
+    const std::uint64_t tile =
+        std::max<std::uint64_t>(std::uint64_t{options_.group_size} * options_.segment, HA_RUN_TILE);
     for (const Chunk& ch : chunks) {
       if (ch.end - ch.begin + tile >= 0xffffffffULL) {
         throw RunError(name() + ": a piece of " + std::to_string(ch.end - ch.begin) +
@@ -234,6 +238,14 @@ class HashAggRuntime final : public mapreduce::Runtime {
                   std::uint32_t side_size) {
     if (bytes == 0) return;
     const atomicmr::HashTableCapacity& c = table_.capacity();
+    Buffer& sums = pool_.get("sums", std::size_t{c.entries} * 4 + 4);
+    if (use_runs_) {
+      q.launch(kernels_.map_runs, LaunchShape{options_.groups, options_.group_size}, input,
+               static_cast<std::uint32_t>(bytes), d_side, side_size, table_.slots(),
+               table_.slot_mask(), options_.hash_mask, table_.entries(), c.entries, table_.keys(),
+               c.key_bytes, table_.counters(), sums);
+      return;
+    }
     q.launch(kernels_.map, LaunchShape{options_.groups, options_.group_size}, input,
              static_cast<std::uint32_t>(bytes), options_.segment, d_side, side_size,
              options_.local ? 1u : 0u, table_.slots(), table_.slot_mask(), options_.hash_mask,
@@ -288,6 +300,7 @@ class HashAggRuntime final : public mapreduce::Runtime {
   std::shared_ptr<backend::Program> program_;
   Kernels kernels_;
   const apps::MapReduceApp* prepared_ = nullptr;
+  bool use_runs_ = false;  // hashagg_map_runs instead of hashagg_map_bytes
   std::vector<Lane> lanes_;
   atomicmr::HashTableCapacity capacity_;  // the largest table needed so far
   std::uint32_t retries_ = 0;
@@ -306,6 +319,7 @@ Options options_from(const Params& params) {
   o.group_size = mapreduce::param_u32(params, "group_size");
   o.segment = mapreduce::param_u32(params, "segment");
   o.local = mapreduce::param_bool(params, "local");
+  o.runs = mapreduce::param_bool(params, "runs");
   o.hash_mask = mapreduce::param_u32(params, "hash_mask");
   if (!power_of_two(o.group_size) || o.group_size < 32 || o.group_size > 1024) {
     throw UsageError("hashagg: group_size must be a power of two from 32 to 1024");
@@ -319,9 +333,9 @@ Options options_from(const Params& params) {
 }
 
 Params default_params() {
-  return {{"pipelined", "1"}, {"chunk_kib", "65536"},     {"lanes", "3"},
-          {"groups", "0"},    {"group_size", "256"},      {"segment", "16"},
-          {"local", "1"},     {"hash_mask", "4294967295"}};
+  return {{"pipelined", "1"}, {"chunk_kib", "65536"}, {"lanes", "3"},
+          {"groups", "0"},    {"group_size", "256"},  {"segment", "16"},
+          {"local", "1"},     {"runs", "1"},          {"hash_mask", "4294967295"}};
 }
 
 std::unique_ptr<mapreduce::Runtime> make_runtime(backend::Device& device, const Options& options) {

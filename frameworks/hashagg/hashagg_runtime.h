@@ -20,6 +20,7 @@ struct Options {
   std::uint32_t group_size = 256;  // power of two, 32..1024
   std::uint32_t segment = 16;      // bytes of input per work-item and tile
   bool local = true;               // pre-aggregate short keys in local memory
+  bool runs = true;  // apps whose keys are separator runs: find them data-parallel, not app_map
   std::uint32_t hash_mask = 0xffffffffu;  // global table's hash bits (tests: few, to collide)
 };
 

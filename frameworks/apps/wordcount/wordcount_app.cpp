@@ -66,6 +66,7 @@ class WordCount final : public MapReduceApp {
   // No word spans a line end.
   bool splits_at_lines() const override { return true; }
   bool combine_is_u32_add() const override { return true; }
+  bool keys_are_separator_runs() const override { return true; }
   // Before any byte that is not a letter (wordcount.clh: app_is_separator).
   std::size_t cut_at_or_after(const std::uint8_t* data, std::size_t size,
                               std::size_t at) const override {

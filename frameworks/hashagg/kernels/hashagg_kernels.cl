@@ -145,6 +145,131 @@ KERNEL hashagg_map_bytes(GLOBAL const uchar* input, u32 size, u32 segment, GLOBA
 #endif
 }
 
+/* Map over input[0, size) for apps whose keys are the maximal runs of
+ * non-separator bytes, without app_map: work-group g takes tiles g, g +
+ * groups, ... of HA_RUN_TILE bytes. (1) The tile is read coalesced into local
+ * memory, 16 bytes per work-item. (2) Each work-item marks the run starts
+ * among its 16 bytes (a fixed 16-step loop) in a list in local memory.
+ * (3) The work-group takes the starts evenly, so every work-item walks about
+ * as many runs as the others: it packs the run's bytes (read from the tile,
+ * or from global memory past the tile's end) and adds APP_RUN_VALUE to the
+ * local table, or the global table for runs longer than the local keys.
+ * The local table is emptied as in hashagg_map_bytes. */
+KERNEL hashagg_map_runs(GLOBAL const uchar* input, u32 size, GLOBAL const uchar* side,
+                        u32 side_size, GLOBAL u32* slots, u32 slot_mask, u32 hash_mask,
+                        GLOBAL GhtEntry* entries, u32 entry_capacity, GLOBAL uchar* keys,
+                        u32 key_capacity, GLOBAL u32* counters, GLOBAL u32* sums) {
+#if APP_COMBINE_ADD_U32 && defined(APP_KEYS_ARE_RUNS)
+  LOCAL_ARRAY(u32, local_words, 3u * HA_LOCAL_SLOTS);
+  LOCAL_ARRAY(u32, local_values, HA_LOCAL_SLOTS);
+  LOCAL_ARRAY(u32, local_used, 1);
+  LOCAL_ARRAY(u32, tile_words, HA_RUN_TILE / 4u);
+  LOCAL_ARRAY(u32, starts, HA_RUN_STARTS);
+  LOCAL_ARRAY(u32, start_count, 1);
+  LOCAL_PTR uchar* tile = (LOCAL_PTR uchar*)tile_words;
+  EmitCtx ctx;
+  ctx.side = side;
+  ctx.side_size = side_size;
+  ctx.group_table.words = local_words;
+  ctx.group_table.values = local_values;
+  ctx.group_table.used = local_used;
+  ctx.use_local = 1u;
+  ctx.table = ght_table(slots, slot_mask, hash_mask, entries, entry_capacity, keys, key_capacity, 0,
+                        0, 0u, counters);
+  ctx.sums = sums;
+  ctx.out_val = 0;
+  ctx.emitted = 0u;
+  for (u32 s = LOCAL_ID; s < 3u * HA_LOCAL_SLOTS; s += LOCAL_SIZE) local_words[s] = 0u;
+  for (u32 s = LOCAL_ID; s < HA_LOCAL_SLOTS; s += LOCAL_SIZE) local_values[s] = 0u;
+  if (LOCAL_ID == 0u) {
+    local_used[0] = 0u;
+    start_count[0] = 0u;
+  }
+  BARRIER_LOCAL();
+
+  const u32 tiles = size / HA_RUN_TILE + (size % HA_RUN_TILE != 0u ? 1u : 0u);
+  for (u32 t = GROUP_ID; t < tiles; t += NUM_GROUPS) {
+    const u32 base = t * HA_RUN_TILE;
+    const u32 bytes = size - base < HA_RUN_TILE ? size - base : HA_RUN_TILE;
+    /* (1) whole words where the tile is whole; bytes at its end */
+    for (u32 i = LOCAL_ID; i < HA_RUN_TILE / 4u; i += LOCAL_SIZE) {
+      if (4u * i + 4u <= bytes) {
+        tile_words[i] = ((GLOBAL const u32*)(input + base))[i];
+      } else {
+        u32 word = 0u;
+        for (u32 b = 0; b < 4u && 4u * i + b < bytes; ++b) {
+          word |= (u32)input[base + 4u * i + b] << (8u * b);
+        }
+        tile_words[i] = word;
+      }
+    }
+    BARRIER_LOCAL();
+    /* (2) run starts: a non-separator after a separator (or the input's start) */
+    for (u32 q = LOCAL_ID; q < HA_RUN_TILE / 16u; q += LOCAL_SIZE) {
+      const u32 first = 16u * q;
+      int before = first == 0u ? (base == 0u || app_is_separator(input[base - 1u]))
+                               : app_is_separator(tile[first - 1u]);
+      for (u32 i = 0; i < 16u; ++i) {
+        const int sep = first + i >= bytes || app_is_separator(tile[first + i]);
+        if (!sep && before) starts[ATOMIC_INC_U32(start_count)] = first + i;
+        before = sep;
+      }
+    }
+    BARRIER_LOCAL();
+    /* (3) the runs, spread over the work-group */
+    const u32 runs = start_count[0];
+    for (u32 j = LOCAL_ID; j < runs; j += LOCAL_SIZE) {
+      const u32 start = starts[j];
+      u32 w[3];
+      w[0] = 0u;
+      w[1] = 1u;
+      w[2] = 1u;
+      u32 len = 0;
+      for (u32 pos = start; base + pos < size; ++pos) {
+        const uchar c = pos < HA_RUN_TILE ? tile[pos] : input[base + pos];
+        if (app_is_separator(c)) break;
+        if (len < HA_LOCAL_KEY_BYTES) {
+          w[len / 3u] |= (u32)(uchar)APP_KEY_BYTE(c) << (8u * (1u + len % 3u));
+        }
+        ++len;
+      }
+      if (len <= HA_LOCAL_KEY_BYTES) {
+        w[0] |= len;
+        if (!ha_local_add(&ctx.group_table, w, APP_RUN_VALUE)) {
+          ha_global_add_packed(&ctx, w, APP_RUN_VALUE);
+        }
+      } else {
+        ha_global_add_g(&ctx, input + base + start, len, APP_RUN_VALUE);
+      }
+    }
+    BARRIER_LOCAL();
+    const u32 used = local_used[0];
+    if (LOCAL_ID == 0u) start_count[0] = 0u;
+    BARRIER_LOCAL(); /* every work-item has read `used` and `runs` before they are reset */
+    if (used >= HA_LOCAL_FLUSH_AT) {
+      ha_flush(&ctx);
+      if (LOCAL_ID == 0u) local_used[0] = 0u;
+    }
+    BARRIER_LOCAL();
+  }
+  ha_flush(&ctx);
+#else
+  (void)input;
+  (void)size;
+  (void)side;
+  (void)side_size;
+  (void)slots;
+  (void)slot_mask;
+  (void)hash_mask;
+  (void)entries;
+  (void)entry_capacity;
+  (void)keys;
+  (void)key_capacity;
+  (void)counters;
+  (void)sums;
+#endif
+}
+
 /* Reduce: one work-item per entry of the global table, app_reduce over the
  * key's combined value; out_count[e] = outputs emitted (0 for entries
  * without a value; the host fails a run where one emitted more than one). */

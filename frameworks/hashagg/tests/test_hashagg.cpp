@@ -57,6 +57,12 @@ TEST_P(HashAggTest, MatchesReferenceOrRefuses) {
   hashagg::Options no_local = small_pieces();
   no_local.local = false;
   expect_reference(runtimes(no_local), app(), "pipelined, no local table");
+  hashagg::Options map_path = small_pieces();
+  map_path.runs = false;
+  expect_reference(runtimes(map_path), app(), "pipelined, app_map path");
+  hashagg::Options map_resident = resident();
+  map_resident.runs = false;
+  expect_reference(runtimes(map_resident), app(), "resident, app_map path");
   hashagg::Options colliding = resident();
   colliding.hash_mask = 0xf;  // 16 hash values: long probe runs in the global table
   expect_reference(runtimes(colliding), app(), "resident, 4 hash bits");
@@ -92,7 +98,7 @@ mapreduce::RunResult run_words(backend::Device& device, const hashagg::Options& 
 TEST_P(HashAggWordCount, KeyShapesAndCollisions) {
   const auto [a, b] = fnv_colliding_words();
   std::string text;
-  for (int rep = 0; rep < 60; ++rep) {
+  for (int rep = 0; rep < 20; ++rep) {
     for (std::uint32_t len = 1; len <= HA_LOCAL_KEY_BYTES + 3; ++len) {
       text += std::string(len, static_cast<char>('a' + len)) + " ";
       text += std::string(len, static_cast<char>('A' + len)) + ",";
@@ -102,12 +108,16 @@ TEST_P(HashAggWordCount, KeyShapesAndCollisions) {
     text += "hot hot hot HOT hot\n";
   }
   for (const bool local : {true, false}) {
-    hashagg::Options o = small_pieces();
-    o.local = local;
-    run_words(*device_, o, text);
-    hashagg::Options r = resident();
-    r.local = local;
-    run_words(*device_, r, text);
+    for (const bool runs : {true, false}) {
+      hashagg::Options o = small_pieces();
+      o.local = local;
+      o.runs = runs;
+      run_words(*device_, o, text);
+      hashagg::Options r = resident();
+      r.local = local;
+      r.runs = runs;
+      run_words(*device_, r, text);
+    }
   }
 }
 
@@ -119,9 +129,13 @@ TEST_P(HashAggWordCount, OneHotKey) {
   for (const char* word : {"the ", "a "}) {
     std::string text;
     for (int i = 0; i < 50000; ++i) text += word;
-    const mapreduce::RunResult r = run_words(*device_, resident(), text);
-    ASSERT_EQ(r.output.size(), 1u);
-    EXPECT_EQ(r.output[0].first + " ", word);
+    for (const bool runs : {true, false}) {
+      hashagg::Options o = resident();
+      o.runs = runs;
+      const mapreduce::RunResult r = run_words(*device_, o, text);
+      ASSERT_EQ(r.output.size(), 1u);
+      EXPECT_EQ(r.output[0].first + " ", word);
+    }
   }
 }
 
@@ -150,6 +164,7 @@ TEST_P(HashAggWordCount, PhasesAndCounters) {
   const mapreduce::RunResult r = run_words(*device_, resident(), text);
   EXPECT_EQ(phase_names(r), (std::vector<std::string>{"copy_in", "map", "reduce", "copy_out"}));
   EXPECT_EQ(r.measurement.counters.at("chunks"), 1.0);
+  EXPECT_EQ(r.measurement.counters.at("runs_path"), 1.0);
 }
 
 TEST(HashAggOptions, BadKnobsAreUsageErrors) {
