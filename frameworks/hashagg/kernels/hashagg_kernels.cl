@@ -58,6 +58,29 @@ DEVICE_FN void ha_flush(EmitCtx* ctx) {
 #endif
 }
 
+/* The map kernels' context: the app's side data, the work-group's local
+ * table (cleared here, by every work-item's share; the caller's barrier
+ * follows) and the global table. */
+DEVICE_FN EmitCtx ha_map_ctx(GLOBAL const uchar* side, u32 side_size, LOCAL_PTR u32* local_words,
+                             LOCAL_PTR u32* local_values, LOCAL_PTR u32* local_used, GhtTable table,
+                             GLOBAL u32* sums) {
+  EmitCtx ctx;
+  ctx.side = side;
+  ctx.side_size = side_size;
+  ctx.group_table.words = local_words;
+  ctx.group_table.values = local_values;
+  ctx.group_table.used = local_used;
+  ctx.use_local = 1u;
+  ctx.table = table;
+  ctx.sums = sums;
+  ctx.out_val = 0;
+  ctx.emitted = 0u;
+  for (u32 s = LOCAL_ID; s < 3u * HA_LOCAL_SLOTS; s += LOCAL_SIZE) local_words[s] = 0u;
+  for (u32 s = LOCAL_ID; s < HA_LOCAL_SLOTS; s += LOCAL_SIZE) local_values[s] = 0u;
+  if (LOCAL_ID == 0u) local_used[0] = 0u;
+  return ctx;
+}
+
 /* Map over input[0, size): work-group g takes tiles g, g + groups, ... of
  * LOCAL_SIZE x segment bytes, work-item i the i-th segment of a tile (the
  * words that start in it: ha_segment). After each tile the work-group looks
@@ -74,26 +97,14 @@ KERNEL hashagg_map_bytes(GLOBAL const uchar* input, u32 size, u32 segment, GLOBA
   LOCAL_ARRAY(u32, local_used, 1);
   LOCAL_ARRAY(u32, stage, 4u * HA_STAGE_CAPACITY);
   LOCAL_ARRAY(u32, stage_count, 1);
-  EmitCtx ctx;
-  ctx.side = side;
-  ctx.side_size = side_size;
-  ctx.group_table.words = local_words;
-  ctx.group_table.values = local_values;
-  ctx.group_table.used = local_used;
+  EmitCtx ctx = ha_map_ctx(side, side_size, local_words, local_values, local_used,
+                           ght_table(slots, slot_mask, hash_mask, entries, entry_capacity, keys,
+                                     key_capacity, 0, 0, 0u, counters),
+                           sums);
   ctx.use_local = use_local;
   ctx.stage = stage;
   ctx.stage_count = stage_count;
-  ctx.table = ght_table(slots, slot_mask, hash_mask, entries, entry_capacity, keys, key_capacity, 0,
-                        0, 0u, counters);
-  ctx.sums = sums;
-  ctx.out_val = 0;
-  ctx.emitted = 0u;
-  for (u32 s = LOCAL_ID; s < 3u * HA_LOCAL_SLOTS; s += LOCAL_SIZE) local_words[s] = 0u;
-  for (u32 s = LOCAL_ID; s < HA_LOCAL_SLOTS; s += LOCAL_SIZE) local_values[s] = 0u;
-  if (LOCAL_ID == 0u) {
-    local_used[0] = 0u;
-    stage_count[0] = 0u;
-  }
+  if (LOCAL_ID == 0u) stage_count[0] = 0u;
   BARRIER_LOCAL();
 
   const u32 tile_bytes = LOCAL_SIZE * segment;
@@ -167,24 +178,11 @@ KERNEL hashagg_map_runs(GLOBAL const uchar* input, u32 size, GLOBAL const uchar*
   LOCAL_ARRAY(u32, starts, HA_RUN_STARTS);
   LOCAL_ARRAY(u32, start_count, 1);
   LOCAL_PTR uchar* tile = (LOCAL_PTR uchar*)tile_words;
-  EmitCtx ctx;
-  ctx.side = side;
-  ctx.side_size = side_size;
-  ctx.group_table.words = local_words;
-  ctx.group_table.values = local_values;
-  ctx.group_table.used = local_used;
-  ctx.use_local = 1u;
-  ctx.table = ght_table(slots, slot_mask, hash_mask, entries, entry_capacity, keys, key_capacity, 0,
-                        0, 0u, counters);
-  ctx.sums = sums;
-  ctx.out_val = 0;
-  ctx.emitted = 0u;
-  for (u32 s = LOCAL_ID; s < 3u * HA_LOCAL_SLOTS; s += LOCAL_SIZE) local_words[s] = 0u;
-  for (u32 s = LOCAL_ID; s < HA_LOCAL_SLOTS; s += LOCAL_SIZE) local_values[s] = 0u;
-  if (LOCAL_ID == 0u) {
-    local_used[0] = 0u;
-    start_count[0] = 0u;
-  }
+  EmitCtx ctx = ha_map_ctx(side, side_size, local_words, local_values, local_used,
+                           ght_table(slots, slot_mask, hash_mask, entries, entry_capacity, keys,
+                                     key_capacity, 0, 0, 0u, counters),
+                           sums);
+  if (LOCAL_ID == 0u) start_count[0] = 0u;
   BARRIER_LOCAL();
 
   const u32 tiles = size / HA_RUN_TILE + (size % HA_RUN_TILE != 0u ? 1u : 0u);
