@@ -266,18 +266,11 @@ class HashRuntime final : public mapreduce::Runtime {
 HashOptions hash_options_from(const Params& params) {
   HashOptions o;
   o.groups = mapreduce::param_u32(params, "groups");
-  o.group_size = mapreduce::param_u32(params, "group_size");
+  o.group_size = mapreduce::param_pow2(params, "group_size", 1, 1024, "atomicmr/hash");
   o.coalesced = mapreduce::param_bool(params, "coalesced");
   o.hash_mask = mapreduce::param_u32(params, "hash_mask");
-  o.slots = mapreduce::param_u32(params, "slots");
+  o.slots = mapreduce::param_pow2(params, "slots", 1, 1u << 31, "atomicmr/hash", "from the input");
   o.grow = mapreduce::param_bool(params, "grow");
-  if (o.group_size == 0 || (o.group_size & (o.group_size - 1)) != 0 || o.group_size > 1024) {
-    throw UsageError("atomicmr/hash: group_size must be a power of two from 1 to 1024");
-  }
-  if ((o.slots & (o.slots - 1)) != 0 || o.slots > (1u << 31)) {
-    throw UsageError(
-        "atomicmr/hash: slots must be 0 (from the input) or a power of two up to 2^31");
-  }
   return o;
 }
 

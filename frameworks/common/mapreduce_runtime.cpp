@@ -150,6 +150,19 @@ bool param_bool(const Params& params, const std::string& name) {
   throw UsageError("parameter '" + name + "' must be a boolean, not '" + v + "'");
 }
 
+std::uint32_t param_pow2(const Params& params, const std::string& name, std::uint32_t lo,
+                         std::uint32_t hi, const std::string& who, const std::string& zero_means) {
+  const std::uint32_t v = param_u32(params, name);
+  if (v == 0 && !zero_means.empty()) return v;
+  if (v < lo || v > hi || (v & (v - 1)) != 0) {
+    throw UsageError(who + ": " + name + " must be " +
+                     (zero_means.empty() ? "" : "0 (" + zero_means + ") or ") +
+                     "a power of two from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                     ", not " + std::to_string(v));
+  }
+  return v;
+}
+
 std::uint32_t param_u32(const Params& params, const std::string& name) {
   auto it = params.find(name);
   if (it == params.end()) throw UsageError("missing parameter '" + name + "'");

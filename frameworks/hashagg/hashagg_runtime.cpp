@@ -306,8 +306,6 @@ class HashAggRuntime final : public mapreduce::Runtime {
   std::uint32_t retries_ = 0;
 };
 
-bool power_of_two(std::uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
-
 }  // namespace
 
 Options options_from(const Params& params) {
@@ -316,14 +314,11 @@ Options options_from(const Params& params) {
   o.chunk_kib = mapreduce::param_u32(params, "chunk_kib");
   o.lanes = mapreduce::param_u32(params, "lanes");
   o.groups = mapreduce::param_u32(params, "groups");
-  o.group_size = mapreduce::param_u32(params, "group_size");
+  o.group_size = mapreduce::param_pow2(params, "group_size", 32, 1024, "hashagg");
   o.segment = mapreduce::param_u32(params, "segment");
   o.local = mapreduce::param_bool(params, "local");
   o.runs = mapreduce::param_bool(params, "runs");
   o.hash_mask = mapreduce::param_u32(params, "hash_mask");
-  if (!power_of_two(o.group_size) || o.group_size < 32 || o.group_size > 1024) {
-    throw UsageError("hashagg: group_size must be a power of two from 32 to 1024");
-  }
   if (o.segment == 0 || o.segment > 65536) throw UsageError("hashagg: segment must be 1..65536");
   if (o.chunk_kib == 0 || o.chunk_kib > (1u << 21)) {
     throw UsageError("hashagg: chunk_kib must be 1..2097152 (2 GiB)");

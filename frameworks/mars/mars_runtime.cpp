@@ -587,11 +587,7 @@ Options options_from(const Params& params) {
   o.vector_loads = mapreduce::param_bool(params, "vector_loads");
   o.radix = mapreduce::param_bool(params, "radix");
   o.groups = mapreduce::param_u32(params, "groups");
-  o.group_size = mapreduce::param_u32(params, "group_size");
-  if (o.group_size == 0 || (o.group_size & (o.group_size - 1)) != 0 ||
-      o.group_size > MARS_MAX_GROUP_SIZE) {
-    throw UsageError("mars: group_size must be a power of two from 1 to 1024");
-  }
+  o.group_size = mapreduce::param_pow2(params, "group_size", 1, MARS_MAX_GROUP_SIZE, "mars");
   if (auto it = params.find("reserve"); it != params.end()) {
     if (it->second == "counted") {
       o.reserve = Reserve::counted;
@@ -605,10 +601,8 @@ Options options_from(const Params& params) {
     }
   }
   if (params.count("warp") != 0) {
-    o.warp = mapreduce::param_u32(params, "warp");
-    if ((o.warp & (o.warp - 1)) != 0 || o.warp > MARS_MAX_GROUP_SIZE) {
-      throw UsageError("atomicmr: warp must be 0 (the device's) or a power of two up to 1024");
-    }
+    o.warp = mapreduce::param_pow2(params, "warp", 1, MARS_MAX_GROUP_SIZE, "atomicmr",
+                                   "the device's warp width");
   }
   return o;
 }

@@ -513,13 +513,10 @@ Options options_from(const Params& params) {
   o.key_hint = mapreduce::param_u32(params, "key_hint");
   o.local_values = mapreduce::param_u32(params, "local_values");
   o.hash_mask = mapreduce::param_u32(params, "hash_mask");
-  o.buckets = mapreduce::param_u32(params, "buckets");
+  o.buckets = mapreduce::param_pow2(params, "buckets", 1, 1u << 31, "streammr");
   o.groups = mapreduce::param_u32(params, "groups");
   o.wavefront = mapreduce::param_u32(params, "wavefront");
   o.image = mapreduce::param_bool(params, "image");
-  if (o.buckets == 0 || (o.buckets & (o.buckets - 1)) != 0) {
-    throw UsageError("streammr: buckets must be a power of two");
-  }
   if (o.wavefront > SMR_MAX_WAVE) {
     throw UsageError("streammr: wavefront must be at most " + std::to_string(SMR_MAX_WAVE));
   }
