@@ -16,6 +16,8 @@ struct HashTableCapacity {
   std::uint32_t entries = 0;
   std::uint32_t key_bytes = 0;
   std::uint32_t nodes = 0;  // values
+  // grown() returning the same capacity means the table cannot grow.
+  bool operator==(const HashTableCapacity&) const = default;
 };
 
 // What one build of the table asked for, from its counters: the allocators

@@ -161,8 +161,7 @@ class HashRuntime final : public mapreduce::Runtime {
       const HashTableUsage used = table_.usage();
       if (table_.fits(used)) return used;
       const HashTableCapacity next = table_.grown(used);
-      const bool same = next.slots == c.slots && next.entries == c.entries &&
-                        next.key_bytes == c.key_bytes && next.nodes == c.nodes;
+      const bool same = next == c;
       if (!options_.grow || same) {
         throw RunError(
             "atomicmr/hash: the global hash table (" + std::to_string(c.slots) + " slots, " +

@@ -134,7 +134,7 @@ class HashAggRuntime final : public mapreduce::Runtime {
       mapreduce::ScopedSpan span(q, "reduce");
       if (entries > 0) {
         q.launch(kernels_.reduce, LaunchShape::cover(entries, kReduceGroup), table_.entries(),
-                 entries, table_.keys(), pool_.get("sums", 4), d_side, side_size, d_out, d_count);
+                 entries, table_.keys(), sums(), d_side, side_size, d_out, d_count);
       }
       span.end();
     }
@@ -226,11 +226,13 @@ class HashAggRuntime final : public mapreduce::Runtime {
     return chunks;
   }
 
+  // Per entry of the global table: its combined value (u32), sized with the table.
+  Buffer& sums() { return pool_.get("sums", std::size_t{table_.capacity().entries} * 4 + 4); }
+
   void reset_table(Buffer& d_side, const std::vector<std::uint8_t>& side) {
     auto& q = device_.queue();
     table_.reset(capacity_);
-    Buffer& sums = pool_.get("sums", std::size_t{table_.capacity().entries} * 4 + 4);
-    q.fill_zero(sums, 0, std::size_t{table_.capacity().entries} * 4);
+    q.fill_zero(sums(), 0, std::size_t{table_.capacity().entries} * 4);
     if (!side.empty()) q.write(d_side, 0, side.data(), side.size());
   }
 
@@ -238,19 +240,17 @@ class HashAggRuntime final : public mapreduce::Runtime {
                   std::uint32_t side_size) {
     if (bytes == 0) return;
     const atomicmr::HashTableCapacity& c = table_.capacity();
-    Buffer& sums = pool_.get("sums", std::size_t{c.entries} * 4 + 4);
     if (use_runs_) {
       q.launch(kernels_.map_runs, LaunchShape{options_.groups, options_.group_size}, input,
                static_cast<std::uint32_t>(bytes), d_side, side_size, table_.slots(),
                table_.slot_mask(), options_.hash_mask, table_.entries(), c.entries, table_.keys(),
-               c.key_bytes, table_.counters(), sums);
+               c.key_bytes, table_.counters(), sums());
       return;
     }
     q.launch(kernels_.map, LaunchShape{options_.groups, options_.group_size}, input,
              static_cast<std::uint32_t>(bytes), options_.segment, d_side, side_size,
              options_.local ? 1u : 0u, table_.slots(), table_.slot_mask(), options_.hash_mask,
-             table_.entries(), c.entries, table_.keys(), c.key_bytes, table_.counters(),
-             pool_.get("sums", std::size_t{c.entries} * 4 + 4));
+             table_.entries(), c.entries, table_.keys(), c.key_bytes, table_.counters(), sums());
   }
 
   // Chunk i goes to lane i mod lanes: its copy, then its map, in the lane's
@@ -284,7 +284,7 @@ class HashAggRuntime final : public mapreduce::Runtime {
     if (table_.fits(used)) return true;
     const atomicmr::HashTableCapacity& c = table_.capacity();
     const atomicmr::HashTableCapacity next = table_.grown(used);
-    if (next.slots == c.slots && next.entries == c.entries && next.key_bytes == c.key_bytes) {
+    if (next == c) {
       throw RunError(name() + ": the global hash table (" + std::to_string(c.slots) +
                      " slots) cannot grow for " + std::to_string(used.entries) + " keys");
     }

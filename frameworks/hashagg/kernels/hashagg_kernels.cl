@@ -219,20 +219,16 @@ KERNEL hashagg_map_runs(GLOBAL const uchar* input, u32 size, GLOBAL const uchar*
     for (u32 j = LOCAL_ID; j < runs; j += LOCAL_SIZE) {
       const u32 start = starts[j];
       u32 w[3];
-      w[0] = 0u;
-      w[1] = 1u;
-      w[2] = 1u;
+      ha_pack_begin(w);
       u32 len = 0;
       for (u32 pos = start; base + pos < size; ++pos) {
         const uchar c = pos < HA_RUN_TILE ? tile[pos] : input[base + pos];
         if (app_is_separator(c)) break;
-        if (len < HA_LOCAL_KEY_BYTES) {
-          w[len / 3u] |= (u32)(uchar)APP_KEY_BYTE(c) << (8u * (1u + len % 3u));
-        }
+        if (len < HA_LOCAL_KEY_BYTES) ha_pack_put(w, len, c);
         ++len;
       }
       if (len <= HA_LOCAL_KEY_BYTES) {
-        w[0] |= len;
+        ha_pack_end(w, len);
         if (!ha_local_add(&ctx.group_table, w, APP_RUN_VALUE)) {
           ha_global_add_packed(&ctx, w, APP_RUN_VALUE);
         }
