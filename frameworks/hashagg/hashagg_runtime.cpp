@@ -1,6 +1,7 @@
 #include "frameworks/hashagg/hashagg_runtime.h"
 
 #include <algorithm>
+#include <bit>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,12 +37,20 @@ std::string refusal(const apps::MapReduceApp& app) {
 }
 
 struct Kernels {
-  backend::Kernel map, map_runs, reduce;
+  backend::Kernel map, map_runs, fold_short, reduce;
   static Kernels look_up(backend::Program& p) {
     return {p.kernel("hashagg_map_bytes"), p.kernel("hashagg_map_runs"),
-            p.kernel("hashagg_reduce")};
+            p.kernel("hashagg_fold_short"), p.kernel("hashagg_reduce")};
   }
 };
+
+// Slots of the runs path's global short-key table for an input: about one
+// per 4 KiB (word count at 1 GiB: 2^18 slots for 100 K distinct words),
+// a power of two; grown when an insert runs out of probes.
+std::uint32_t short_slots_for(std::size_t size) {
+  return std::bit_ceil(static_cast<std::uint32_t>(
+      std::clamp<std::size_t>(size / 4096, 4096, std::size_t{1} << 26)));
+}
 
 // A byte range of the input that no key spans.
 struct Chunk {
@@ -96,34 +105,48 @@ class HashAggRuntime final : public mapreduce::Runtime {
         static_cast<std::uint32_t>(std::clamp<std::size_t>(size / 64, 1024, std::size_t{1} << 22)));
     capacity_.key_bytes = std::max(capacity_.key_bytes, capacity_.entries * 12);
     capacity_.nodes = 0;  // values are combined in place: no value nodes
+    short_slots_next_ = std::max(short_slots_next_, short_slots_for(size));
     retries_ = 0;
     double pipeline_ms = 0;
     Busy busy;
     atomicmr::HashTableUsage used;
-    if (options_.pipelined) {
-      for (;;) {
-        reset_table(d_side, side);
-        q.finish();  // the lanes' kernels find the table empty
-        Stopwatch pipe;
-        map_pipelined(input, chunks, d_side, side_size, busy);
-        pipeline_ms += pipe.elapsed_ms();
-        used = table_.usage();
-        if (fits_or_grow(used)) break;
-      }
-    } else {
-      Buffer& d_input = pool_.get("input", size);
+    Buffer* d_input = nullptr;
+    std::vector<backend::TimedSpan> spans;  // the copy's, kept through retries
+    if (!options_.pipelined) {
+      d_input = &pool_.get("input", size);
       q.begin_span("copy_in");
-      if (size > 0) q.write(d_input, 0, input, size);
-      if (!side.empty()) q.write(d_side, 0, side.data(), side.size());
+      if (size > 0) q.write(*d_input, 0, input, size);
       q.end_span();
-      mapreduce::ScopedSpan span(q, "map");
-      for (;;) {
-        reset_table(d_side, {});
-        launch_map(q, d_input, size, d_side, side_size);
-        used = table_.usage();
-        if (fits_or_grow(used)) break;
+      spans = q.take_spans();
+    }
+    // Map (and the fold of the short-key table into the byte-keyed one) until
+    // the tables were large enough; a retry's phases are dropped (its time
+    // stays in the total, `retries` counts it).
+    for (;;) {
+      reset_tables(d_side, side);
+      if (options_.pipelined) {
+        q.finish();  // the lanes' kernels find the tables empty
+        Stopwatch pipe;
+        busy = {};
+        map_pipelined(input, chunks, d_side, side_size, busy);
+        pipeline_ms = pipe.elapsed_ms();
+      } else {
+        mapreduce::ScopedSpan span(q, "map");
+        launch_map(q, *d_input, size, d_side, side_size);
+        span.end();
       }
-      span.end();
+      if (!short_table_fits()) {
+        q.take_spans();
+        continue;
+      }
+      if (use_runs_) {
+        mapreduce::ScopedSpan span(q, "group");
+        fold_short(q, d_side, side_size);
+        span.end();
+      }
+      used = table_.usage();
+      if (fits_or_grow(used)) break;
+      q.take_spans();
     }
 
     const std::uint32_t entries = std::min(used.entries, table_.capacity().entries);
@@ -154,7 +177,8 @@ class HashAggRuntime final : public mapreduce::Runtime {
     q.finish();
     result.measurement.total_ms = total.elapsed_ms();
     if (options_.pipelined) result.measurement.phases.push_back({"pipeline", pipeline_ms});
-    for (auto& s : q.take_spans()) result.measurement.phases.push_back({s.name, s.milliseconds});
+    for (auto& s : q.take_spans()) spans.push_back(std::move(s));
+    for (auto& s : spans) result.measurement.phases.push_back({s.name, s.milliseconds});
 
     std::uint64_t distinct = 0;
     for (std::uint32_t e = 0; e < entries; ++e) {
@@ -188,6 +212,7 @@ class HashAggRuntime final : public mapreduce::Runtime {
     c["lanes"] = options_.pipelined ? options_.lanes : 1;
     c["threads"] = static_cast<double>(options_.groups) * options_.group_size;
     c["runs_path"] = use_runs_ ? 1 : 0;
+    c["short_slots"] = use_runs_ ? short_slots_ : 0;
     c["table_slots"] = table_.capacity().slots;
     c["table_entries"] = used.entries;
     c["retries"] = retries_;
@@ -229,11 +254,58 @@ class HashAggRuntime final : public mapreduce::Runtime {
   // Per entry of the global table: its combined value (u32), sized with the table.
   Buffer& sums() { return pool_.get("sums", std::size_t{table_.capacity().entries} * 4 + 4); }
 
-  void reset_table(Buffer& d_side, const std::vector<std::uint8_t>& side) {
+  void reset_tables(Buffer& d_side, const std::vector<std::uint8_t>& side) {
     auto& q = device_.queue();
     table_.reset(capacity_);
     q.fill_zero(sums(), 0, std::size_t{table_.capacity().entries} * 4);
+    short_slots_ = std::max(short_slots_, short_slots_next_);
+    if (use_runs_) {
+      q.fill_zero(short_keys(), 0, std::size_t{short_slots_} * 8);
+      q.fill_zero(short_sums(), 0, std::size_t{short_slots_} * 4);
+    }
+    q.fill_zero(short_counters(), 0, HA_SHORT_COUNTERS * 4);
     if (!side.empty()) q.write(d_side, 0, side.data(), side.size());
+  }
+
+  // The runs path's global short-key table (kernels/short_key_table.clh).
+  Buffer& short_keys() { return pool_.get("short.keys", std::size_t{short_slots_} * 8); }
+  Buffer& short_sums() { return pool_.get("short.sums", std::size_t{short_slots_} * 4); }
+  Buffer& short_counters() { return pool_.get("short.counters", HA_SHORT_COUNTERS * 4); }
+
+  // False when map has to run again: the short-key table was full (4x the
+  // slots for the next map), or the device has no 64-bit atomics (the app_map
+  // path from now on). A table more than half full is also grown 4x for the
+  // next run. Waits for the map.
+  bool short_table_fits() {
+    if (!use_runs_) return true;
+    std::uint32_t counters[HA_SHORT_COUNTERS] = {};
+    device_.queue().read(counters, short_counters(), 0, sizeof counters);
+    device_.queue().finish();
+    if (counters[HA_SHORT_COUNTER_NO_U64] != 0) {
+      use_runs_ = false;
+      ++retries_;
+      return false;
+    }
+    const bool full = counters[HA_SHORT_COUNTER_FULL] != 0;
+    if (full || counters[HA_SHORT_COUNTER_KEYS] > short_slots_ / 2) {
+      if (short_slots_ >= (1u << 28)) {
+        throw RunError(name() + ": the short-key table (" + std::to_string(short_slots_) +
+                       " slots) cannot grow");
+      }
+      short_slots_next_ = short_slots_ * 4;
+    }
+    if (!full) return true;
+    ++retries_;
+    return false;
+  }
+
+  // Every key of the short-key table into the byte-keyed table.
+  void fold_short(backend::Queue& q, Buffer& d_side, std::uint32_t side_size) {
+    const atomicmr::HashTableCapacity& c = table_.capacity();
+    q.launch(kernels_.fold_short, LaunchShape::cover(short_slots_, kReduceGroup), short_keys(),
+             short_sums(), short_slots_, d_side, side_size, table_.slots(), table_.slot_mask(),
+             options_.hash_mask, table_.entries(), c.entries, table_.keys(), c.key_bytes,
+             table_.counters(), sums());
   }
 
   void launch_map(backend::Queue& q, Buffer& input, std::size_t bytes, Buffer& d_side,
@@ -242,9 +314,10 @@ class HashAggRuntime final : public mapreduce::Runtime {
     const atomicmr::HashTableCapacity& c = table_.capacity();
     if (use_runs_) {
       q.launch(kernels_.map_runs, LaunchShape{options_.groups, options_.group_size}, input,
-               static_cast<std::uint32_t>(bytes), d_side, side_size, table_.slots(),
-               table_.slot_mask(), options_.hash_mask, table_.entries(), c.entries, table_.keys(),
-               c.key_bytes, table_.counters(), sums());
+               static_cast<std::uint32_t>(bytes), d_side, side_size, short_keys(), short_sums(),
+               short_slots_ - 1, short_counters(), table_.slots(), table_.slot_mask(),
+               options_.hash_mask, table_.entries(), c.entries, table_.keys(), c.key_bytes,
+               table_.counters(), sums());
       return;
     }
     q.launch(kernels_.map, LaunchShape{options_.groups, options_.group_size}, input,
@@ -303,6 +376,8 @@ class HashAggRuntime final : public mapreduce::Runtime {
   bool use_runs_ = false;  // hashagg_map_runs instead of hashagg_map_bytes
   std::vector<Lane> lanes_;
   atomicmr::HashTableCapacity capacity_;  // the largest table needed so far
+  std::uint32_t short_slots_ = 0;         // the runs path's short-key table, likewise
+  std::uint32_t short_slots_next_ = 0;    // its size from the next reset on
   std::uint32_t retries_ = 0;
 };
 

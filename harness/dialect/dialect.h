@@ -55,6 +55,15 @@ typedef long i64;
 #define ATOMIC_INC_U32(ptr) atomic_inc((ptr))
 #define ATOMIC_CAS_U32(ptr, cmp, v) atomic_cmpxchg((ptr), (cmp), (v))
 #define ATOMIC_MAX_U32(ptr, v) atomic_max((ptr), (v))
+/* 64-bit compare-and-swap on global or local memory, where the device has it
+ * (cl_khr_int64_base_atomics: NVIDIA's OpenCL, PoCL); code that needs it
+ * tests HARNESS_HAS_ATOMIC_U64. */
+#if defined(cl_khr_int64_base_atomics)
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#define HARNESS_HAS_ATOMIC_U64 1
+#define ATOMIC_CAS_U64(ptr, cmp, v) atom_cmpxchg((ptr), (cmp), (v))
+#endif
+#define POPCOUNT_U32(x) popcount((u32)(x))
 #define SQRT_F32(x) sqrt((float)(x))
 #define F32_BITS(x) as_uint((float)(x))
 /* A read-only float image (backend::Image2D) as a kernel parameter, and its
@@ -108,6 +117,9 @@ typedef long long i64;
 #define ATOMIC_INC_U32(ptr) atomicAdd((ptr), 1u)
 #define ATOMIC_CAS_U32(ptr, cmp, v) atomicCAS((ptr), (cmp), (v))
 #define ATOMIC_MAX_U32(ptr, v) atomicMax((ptr), (v))
+#define HARNESS_HAS_ATOMIC_U64 1
+#define ATOMIC_CAS_U64(ptr, cmp, v) atomicCAS((ptr), (cmp), (v))
+#define POPCOUNT_U32(x) ((u32)__popc((u32)(x)))
 #define SQRT_F32(x) sqrtf((float)(x))
 #define F32_BITS(x) __float_as_uint((float)(x))
 /* Images: a texture object, read at the texel's centre (unnormalized
@@ -133,6 +145,7 @@ typedef std::int64_t i64;
 #define CONSTANT_PTR const
 #define SQRT_F32(x) std::sqrt((float)(x))
 #define F32_BITS(x) std::bit_cast<u32>((float)(x))
+#define POPCOUNT_U32(x) ((u32)std::popcount((u32)(x)))
 /* KERNEL, LOCAL_ARRAY, LOCAL_DYNAMIC, ids and barriers have no host meaning: host code calls
  * user functions directly and never compiles a KERNEL. */
 

@@ -3,6 +3,8 @@
  * functions (mapreduce_program.cpp); bodies are empty for apps hashagg does
  * not run (the host refuses them). */
 
+#include "frameworks/hashagg/kernels/short_key_table.clh"
+
 #if APP_COMBINE_ADD_U32 && defined(APP_SPLITS_ANYWHERE)
 /* Work-item `lane` of a tile of LOCAL_SIZE segments: the bytes of the
  * segment whose words start in it, as [*b, *e) (empty when none does). */
@@ -58,23 +60,36 @@ DEVICE_FN void ha_flush(EmitCtx* ctx) {
 #endif
 }
 
+/* A context that adds to the global table only (no local table, no output). */
+DEVICE_FN EmitCtx ha_table_ctx(GLOBAL const uchar* side, u32 side_size, GhtTable table,
+                               GLOBAL u32* sums) {
+  EmitCtx ctx;
+  ctx.side = side;
+  ctx.side_size = side_size;
+  ctx.group_table.words = 0;
+  ctx.group_table.values = 0;
+  ctx.group_table.used = 0;
+  ctx.use_local = 0u;
+  ctx.stage = 0;
+  ctx.stage_count = 0;
+  ctx.table = table;
+  ctx.sums = sums;
+  ctx.out_val = 0;
+  ctx.emitted = 0u;
+  return ctx;
+}
+
 /* The map kernels' context: the app's side data, the work-group's local
  * table (cleared here, by every work-item's share; the caller's barrier
  * follows) and the global table. */
 DEVICE_FN EmitCtx ha_map_ctx(GLOBAL const uchar* side, u32 side_size, LOCAL_PTR u32* local_words,
                              LOCAL_PTR u32* local_values, LOCAL_PTR u32* local_used, GhtTable table,
                              GLOBAL u32* sums) {
-  EmitCtx ctx;
-  ctx.side = side;
-  ctx.side_size = side_size;
+  EmitCtx ctx = ha_table_ctx(side, side_size, table, sums);
   ctx.group_table.words = local_words;
   ctx.group_table.values = local_values;
   ctx.group_table.used = local_used;
   ctx.use_local = 1u;
-  ctx.table = table;
-  ctx.sums = sums;
-  ctx.out_val = 0;
-  ctx.emitted = 0u;
   for (u32 s = LOCAL_ID; s < 3u * HA_LOCAL_SLOTS; s += LOCAL_SIZE) local_words[s] = 0u;
   for (u32 s = LOCAL_ID; s < HA_LOCAL_SLOTS; s += LOCAL_SIZE) local_values[s] = 0u;
   if (LOCAL_ID == 0u) local_used[0] = 0u;
@@ -158,30 +173,46 @@ KERNEL hashagg_map_bytes(GLOBAL const uchar* input, u32 size, u32 segment, GLOBA
 
 /* Map over input[0, size) for apps whose keys are the maximal runs of
  * non-separator bytes, without app_map: work-group g takes tiles g, g +
- * groups, ... of HA_RUN_TILE bytes. (1) The tile is read coalesced into local
- * memory, 16 bytes per work-item. (2) Each work-item marks the run starts
- * among its 16 bytes (a fixed 16-step loop) in a list in local memory.
+ * groups, ... of HA_RUN_TILE bytes.
+ * (1) The tile is read coalesced into local memory, a u32 per work-item and step.
+ * (2) Each work-item marks the run starts among 16 bytes of it (a fixed
+ *     loop), counts them, reserves room in the tile's start list with one
+ *     local atomic add, and writes them there.
  * (3) The work-group takes the starts evenly, so every work-item walks about
- * as many runs as the others: it packs the run's bytes (read from the tile,
- * or from global memory past the tile's end) and adds APP_RUN_VALUE to the
- * local table, or the global table for runs longer than the local keys.
- * The local table is emptied as in hashagg_map_bytes. */
+ *     as many runs as the others: it packs the run into 64 bits (read from
+ *     the tile, or from global memory past the tile's end) and adds
+ *     APP_RUN_VALUE to the work-group's short-key table, else to the global
+ *     short-key table; runs too long to pack go to the byte-keyed table.
+ * The local table lives as long as the work-group (it is never emptied
+ * between tiles, so hot keys stay) and is added to the global short table at
+ * the end. Without 64-bit atomics the kernel only raises HA_SHORT_COUNTER_NO_U64. */
 KERNEL hashagg_map_runs(GLOBAL const uchar* input, u32 size, GLOBAL const uchar* side,
-                        u32 side_size, GLOBAL u32* slots, u32 slot_mask, u32 hash_mask,
-                        GLOBAL GhtEntry* entries, u32 entry_capacity, GLOBAL uchar* keys,
-                        u32 key_capacity, GLOBAL u32* counters, GLOBAL u32* sums) {
-#if APP_COMBINE_ADD_U32 && defined(APP_KEYS_ARE_RUNS)
-  LOCAL_ARRAY(u32, local_words, 3u * HA_LOCAL_SLOTS);
-  LOCAL_ARRAY(u32, local_values, HA_LOCAL_SLOTS);
-  LOCAL_ARRAY(u32, local_used, 1);
+                        u32 side_size, GLOBAL u64* short_keys, GLOBAL u32* short_sums,
+                        u32 short_mask, GLOBAL u32* short_counters, GLOBAL u32* slots, u32 slot_mask,
+                        u32 hash_mask, GLOBAL GhtEntry* entries, u32 entry_capacity,
+                        GLOBAL uchar* keys, u32 key_capacity, GLOBAL u32* counters,
+                        GLOBAL u32* sums) {
+#if APP_COMBINE_ADD_U32 && defined(APP_KEYS_ARE_RUNS) && defined(HARNESS_HAS_ATOMIC_U64)
+  LOCAL_ARRAY(u64, local_keys, HA_SHORT_LOCAL_SLOTS);
+  LOCAL_ARRAY(u32, local_sums, HA_SHORT_LOCAL_SLOTS);
   LOCAL_ARRAY(u32, tile_words, HA_RUN_TILE / 4u);
   LOCAL_ARRAY(u32, starts, HA_RUN_STARTS);
   LOCAL_ARRAY(u32, start_count, 1);
   LOCAL_PTR uchar* tile = (LOCAL_PTR uchar*)tile_words;
-  EmitCtx ctx = ha_map_ctx(side, side_size, local_words, local_values, local_used,
-                           ght_table(slots, slot_mask, hash_mask, entries, entry_capacity, keys,
-                                     key_capacity, 0, 0, 0u, counters),
-                           sums);
+  EmitCtx ctx = ha_table_ctx(side, side_size,
+                             ght_table(slots, slot_mask, hash_mask, entries, entry_capacity, keys,
+                                       key_capacity, 0, 0, 0u, counters),
+                             sums);
+  ShortTable global_short;
+  global_short.keys = short_keys;
+  global_short.sums = short_sums;
+  global_short.slot_mask = short_mask;
+  global_short.hash_mask = hash_mask;
+  global_short.counters = short_counters;
+  for (u32 s = LOCAL_ID; s < HA_SHORT_LOCAL_SLOTS; s += LOCAL_SIZE) {
+    local_keys[s] = 0u;
+    local_sums[s] = 0u;
+  }
   if (LOCAL_ID == 0u) start_count[0] = 0u;
   BARRIER_LOCAL();
 
@@ -202,15 +233,29 @@ KERNEL hashagg_map_runs(GLOBAL const uchar* input, u32 size, GLOBAL const uchar*
       }
     }
     BARRIER_LOCAL();
-    /* (2) run starts: a non-separator after a separator (or the input's start) */
+    /* (2) run starts: a non-separator after a separator (or the input's
+     * start); bytes past the input's end are separators. The tile's words
+     * hold its bytes low byte first (every target here is little-endian). */
     for (u32 q = LOCAL_ID; q < HA_RUN_TILE / 16u; q += LOCAL_SIZE) {
       const u32 first = 16u * q;
-      int before = first == 0u ? (base == 0u || app_is_separator(input[base - 1u]))
+      if (first >= bytes) continue;
+      u32 before = first == 0u ? (base == 0u || app_is_separator(input[base - 1u]))
                                : app_is_separator(tile[first - 1u]);
-      for (u32 i = 0; i < 16u; ++i) {
-        const int sep = first + i >= bytes || app_is_separator(tile[first + i]);
-        if (!sep && before) starts[ATOMIC_INC_U32(start_count)] = first + i;
-        before = sep;
+      u32 mask = 0u;
+      for (u32 w = 0; w < 4u; ++w) {
+        const u32 word = tile_words[4u * q + w];
+        for (u32 b = 0; b < 4u; ++b) {
+          const u32 i = 4u * w + b;
+          const u32 sep = first + i >= bytes || app_is_separator((uchar)(word >> (8u * b)));
+          if (!sep && before) mask |= 1u << i;
+          before = sep;
+        }
+      }
+      if (mask != 0u) {
+        u32 at = ATOMIC_ADD_U32(start_count, POPCOUNT_U32(mask));
+        for (u32 i = 0; i < 16u; ++i) {
+          if ((mask >> i) & 1u) starts[at++] = first + i;
+        }
       }
     }
     BARRIER_LOCAL();
@@ -218,38 +263,78 @@ KERNEL hashagg_map_runs(GLOBAL const uchar* input, u32 size, GLOBAL const uchar*
     const u32 runs = start_count[0];
     for (u32 j = LOCAL_ID; j < runs; j += LOCAL_SIZE) {
       const u32 start = starts[j];
-      u32 w[3];
-      ha_pack_begin(w);
-      u32 len = 0;
+      u64 packed = 0u;
+      u32 len = 0, packable = 1u;
       for (u32 pos = start; base + pos < size; ++pos) {
         const uchar c = pos < HA_RUN_TILE ? tile[pos] : input[base + pos];
         if (app_is_separator(c)) break;
-        if (len < HA_LOCAL_KEY_BYTES) ha_pack_put(w, len, c);
+        if (len < HA_SHORT_MAX_LEN) {
+          const u32 code = ha_code(c);
+          packable &= code != 0u ? 1u : 0u;
+          packed |= (u64)code << (HA_CODE_BITS * len);
+        }
         ++len;
       }
-      if (len <= HA_LOCAL_KEY_BYTES) {
-        ha_pack_end(w, len);
-        if (!ha_local_add(&ctx.group_table, w, APP_RUN_VALUE)) {
-          ha_global_add_packed(&ctx, w, APP_RUN_VALUE);
+      if (len <= HA_SHORT_MAX_LEN && packable) {
+        if (!ha_short_local_add(local_keys, local_sums, packed, APP_RUN_VALUE)) {
+          ha_short_global_add(&global_short, packed, APP_RUN_VALUE);
         }
       } else {
         ha_global_add_g(&ctx, input + base + start, len, APP_RUN_VALUE);
       }
     }
-    BARRIER_LOCAL();
-    const u32 used = local_used[0];
+    BARRIER_LOCAL(); /* every work-item has read `runs` before it is reset */
     if (LOCAL_ID == 0u) start_count[0] = 0u;
-    BARRIER_LOCAL(); /* every work-item has read `used` and `runs` before they are reset */
-    if (used >= HA_LOCAL_FLUSH_AT) {
-      ha_flush(&ctx);
-      if (LOCAL_ID == 0u) local_used[0] = 0u;
-    }
     BARRIER_LOCAL();
   }
-  ha_flush(&ctx);
+  for (u32 s = LOCAL_ID; s < HA_SHORT_LOCAL_SLOTS; s += LOCAL_SIZE) {
+    const u64 key = local_keys[s];
+    if (key != 0u) ha_short_global_add(&global_short, key, local_sums[s]);
+  }
 #else
   (void)input;
   (void)size;
+  (void)side;
+  (void)side_size;
+  (void)short_keys;
+  (void)short_sums;
+  (void)short_mask;
+  (void)slots;
+  (void)slot_mask;
+  (void)hash_mask;
+  (void)entries;
+  (void)entry_capacity;
+  (void)keys;
+  (void)key_capacity;
+  (void)counters;
+  (void)sums;
+  if (GLOBAL_ID == 0u) short_counters[HA_SHORT_COUNTER_NO_U64] = 1u;
+#endif
+}
+
+/* After map: every key of the global short table, unpacked, into the
+ * byte-keyed table with its sum, so reduce and the output see one table.
+ * One work-item per slot. */
+KERNEL hashagg_fold_short(GLOBAL const u64* short_keys, GLOBAL const u32* short_sums,
+                          u32 short_slots, GLOBAL const uchar* side, u32 side_size,
+                          GLOBAL u32* slots, u32 slot_mask, u32 hash_mask,
+                          GLOBAL GhtEntry* entries, u32 entry_capacity, GLOBAL uchar* keys,
+                          u32 key_capacity, GLOBAL u32* counters, GLOBAL u32* sums) {
+  const u32 s = GLOBAL_ID;
+  if (s >= short_slots) return;
+#if APP_COMBINE_ADD_U32 && defined(APP_KEYS_ARE_RUNS)
+  const u64 packed = short_keys[s];
+  if (packed == 0u) return;
+  uchar key[HA_SHORT_MAX_LEN];
+  const u32 len = ha_short_unpack(packed, key);
+  EmitCtx ctx = ha_table_ctx(side, side_size,
+                             ght_table(slots, slot_mask, hash_mask, entries, entry_capacity, keys,
+                                       key_capacity, 0, 0, 0u, counters),
+                             sums);
+  ha_global_add_p(&ctx, key, len, short_sums[s]);
+#else
+  (void)short_keys;
+  (void)short_sums;
   (void)side;
   (void)side_size;
   (void)slots;

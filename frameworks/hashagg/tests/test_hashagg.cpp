@@ -92,14 +92,14 @@ mapreduce::RunResult run_words(backend::Device& device, const hashagg::Options& 
   return r;
 }
 
-// Keys of every length around the local table's limit (HA_LOCAL_KEY_BYTES),
-// in both cases, words whose 32-bit FNV-1a hashes collide, one hot word, and
+// Keys of every length around the local table's limit (HA_LOCAL_KEY_BYTES)
+// and the runs path's packed keys (12 letters for word count), in both cases, words whose 32-bit FNV-1a hashes collide, one hot word, and
 // keys with an equal first packed word (same length and first three letters).
 TEST_P(HashAggWordCount, KeyShapesAndCollisions) {
   const auto [a, b] = fnv_colliding_words();
   std::string text;
   for (int rep = 0; rep < 20; ++rep) {
-    for (std::uint32_t len = 1; len <= HA_LOCAL_KEY_BYTES + 3; ++len) {
+    for (std::uint32_t len = 1; len <= 16; ++len) {
       text += std::string(len, static_cast<char>('a' + len)) + " ";
       text += std::string(len, static_cast<char>('A' + len)) + ",";
       text += "abc" + std::string(len, static_cast<char>('a' + rep % 7)) + ".";
@@ -154,15 +154,39 @@ TEST_P(HashAggWordCount, TableGrowsOnceAndIsReused) {
   }
 }
 
+// More distinct short words than the first short-key table has slots (4096):
+// the first run finds it full, grows it 4x and maps again; the next run
+// reuses the size. Also with 4 hash bits (every key probes from one of 16 slots).
+TEST_P(HashAggWordCount, ShortKeyTableGrowsOnceAndIsReused) {
+  std::string text;
+  for (int i = 0; i < 6000; ++i) {
+    for (int v = i + 1; v > 0; v /= 26) text += static_cast<char>('a' + v % 26);
+    text += i % 3 == 0 ? "\n" : " ";
+  }
+  for (const std::uint32_t hash_mask : {0xffffffffu, 0xfu}) {
+    hashagg::Options o = resident();
+    o.hash_mask = hash_mask;
+    auto runtime = hashagg::make_runtime(*device_, o);
+    const mapreduce::RunResult first = run_words(*device_, o, text, runtime.get());
+    EXPECT_GE(first.measurement.counters.at("retries"), 1.0);
+    EXPECT_GE(first.measurement.counters.at("short_slots"), 16384.0);
+    const mapreduce::RunResult second = run_words(*device_, o, text, runtime.get());
+    EXPECT_EQ(second.measurement.counters.at("retries"), 0.0);
+    EXPECT_EQ(second.output.size(), 6000u);
+  }
+}
+
 TEST_P(HashAggWordCount, PhasesAndCounters) {
   const std::string text = generated("text-zipf", 100000, 5);
   const mapreduce::RunResult p = run_words(*device_, small_pieces(), text);
-  EXPECT_EQ(phase_names(p), (std::vector<std::string>{"pipeline", "reduce", "copy_out"}));
+  EXPECT_EQ(phase_names(p),
+            (std::vector<std::string>{"pipeline", "group", "reduce", "copy_out"}));
   EXPECT_GT(p.measurement.counters.at("chunks"), 10.0);
   EXPECT_GT(p.measurement.counters.at("copy_in_busy_ms"), 0.0);
   EXPECT_GT(p.measurement.counters.at("map_busy_ms"), 0.0);
   const mapreduce::RunResult r = run_words(*device_, resident(), text);
-  EXPECT_EQ(phase_names(r), (std::vector<std::string>{"copy_in", "map", "reduce", "copy_out"}));
+  EXPECT_EQ(phase_names(r),
+            (std::vector<std::string>{"copy_in", "map", "group", "reduce", "copy_out"}));
   EXPECT_EQ(r.measurement.counters.at("chunks"), 1.0);
   EXPECT_EQ(r.measurement.counters.at("runs_path"), 1.0);
 }
