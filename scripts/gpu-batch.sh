@@ -53,7 +53,7 @@ if [ -n "${EXPERIMENTS:-}" ]; then
 fi
 
 if [ -n "${COMMANDS:-}" ]; then
-  export H
+  export H ARTIFACTS=$artifacts
   i=0
   while IFS= read -r cmd; do
     [ -z "$cmd" ] || [ "${cmd:0:1}" = "#" ] && continue
