@@ -409,9 +409,9 @@ class ClQueue final : public Queue {
         cl_ulong start = 0, end = 0;
         check(clGetEventProfilingInfo(s.first, CL_PROFILING_COMMAND_START, sizeof start, &start,
                                       nullptr),
-              "clGetEventProfilingInfo");
+              "clGetEventProfilingInfo", fmt::format("start of span '{}'", s.name));
         check(clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr),
-              "clGetEventProfilingInfo");
+              "clGetEventProfilingInfo", fmt::format("end of span '{}'", s.name));
         ms = end > start ? static_cast<double>(end - start) * 1e-6 : 0.0;
       }
       out.push_back({s.name, ms});
