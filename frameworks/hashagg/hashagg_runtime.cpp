@@ -48,8 +48,8 @@ struct Kernels {
 // per 4 KiB (word count at 1 GiB: 2^18 slots for 100 K distinct words),
 // a power of two; grown when an insert runs out of probes.
 std::uint32_t short_slots_for(std::size_t size) {
-  return std::bit_ceil(static_cast<std::uint32_t>(
-      std::clamp<std::size_t>(size / 4096, 4096, std::size_t{1} << 26)));
+  return std::bit_ceil(
+      static_cast<std::uint32_t>(std::clamp<std::size_t>(size / 4096, 4096, std::size_t{1} << 26)));
 }
 
 // A byte range of the input that no key spans.

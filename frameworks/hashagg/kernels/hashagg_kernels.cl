@@ -188,8 +188,8 @@ KERNEL hashagg_map_bytes(GLOBAL const uchar* input, u32 size, u32 segment, GLOBA
  * the end. Without 64-bit atomics the kernel only raises HA_SHORT_COUNTER_NO_U64. */
 KERNEL hashagg_map_runs(GLOBAL const uchar* input, u32 size, GLOBAL const uchar* side,
                         u32 side_size, GLOBAL u64* short_keys, GLOBAL u32* short_sums,
-                        u32 short_mask, GLOBAL u32* short_counters, GLOBAL u32* slots, u32 slot_mask,
-                        u32 hash_mask, GLOBAL GhtEntry* entries, u32 entry_capacity,
+                        u32 short_mask, GLOBAL u32* short_counters, GLOBAL u32* slots,
+                        u32 slot_mask, u32 hash_mask, GLOBAL GhtEntry* entries, u32 entry_capacity,
                         GLOBAL uchar* keys, u32 key_capacity, GLOBAL u32* counters,
                         GLOBAL u32* sums) {
 #if APP_COMBINE_ADD_U32 && defined(APP_KEYS_ARE_RUNS) && defined(HARNESS_HAS_ATOMIC_U64)
@@ -317,9 +317,9 @@ KERNEL hashagg_map_runs(GLOBAL const uchar* input, u32 size, GLOBAL const uchar*
  * One work-item per slot. */
 KERNEL hashagg_fold_short(GLOBAL const u64* short_keys, GLOBAL const u32* short_sums,
                           u32 short_slots, GLOBAL const uchar* side, u32 side_size,
-                          GLOBAL u32* slots, u32 slot_mask, u32 hash_mask,
-                          GLOBAL GhtEntry* entries, u32 entry_capacity, GLOBAL uchar* keys,
-                          u32 key_capacity, GLOBAL u32* counters, GLOBAL u32* sums) {
+                          GLOBAL u32* slots, u32 slot_mask, u32 hash_mask, GLOBAL GhtEntry* entries,
+                          u32 entry_capacity, GLOBAL uchar* keys, u32 key_capacity,
+                          GLOBAL u32* counters, GLOBAL u32* sums) {
   const u32 s = GLOBAL_ID;
   if (s >= short_slots) return;
 #if APP_COMBINE_ADD_U32 && defined(APP_KEYS_ARE_RUNS)

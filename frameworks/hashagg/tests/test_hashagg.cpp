@@ -93,8 +93,9 @@ mapreduce::RunResult run_words(backend::Device& device, const hashagg::Options& 
 }
 
 // Keys of every length around the local table's limit (HA_LOCAL_KEY_BYTES)
-// and the runs path's packed keys (12 letters for word count), in both cases, words whose 32-bit FNV-1a hashes collide, one hot word, and
-// keys with an equal first packed word (same length and first three letters).
+// and the runs path's packed keys (12 letters for word count), in both cases, words whose 32-bit
+// FNV-1a hashes collide, one hot word, and keys with an equal first packed word (same length and
+// first three letters).
 TEST_P(HashAggWordCount, KeyShapesAndCollisions) {
   const auto [a, b] = fnv_colliding_words();
   std::string text;
@@ -179,8 +180,7 @@ TEST_P(HashAggWordCount, ShortKeyTableGrowsOnceAndIsReused) {
 TEST_P(HashAggWordCount, PhasesAndCounters) {
   const std::string text = generated("text-zipf", 100000, 5);
   const mapreduce::RunResult p = run_words(*device_, small_pieces(), text);
-  EXPECT_EQ(phase_names(p),
-            (std::vector<std::string>{"pipeline", "group", "reduce", "copy_out"}));
+  EXPECT_EQ(phase_names(p), (std::vector<std::string>{"pipeline", "group", "reduce", "copy_out"}));
   EXPECT_GT(p.measurement.counters.at("chunks"), 10.0);
   EXPECT_GT(p.measurement.counters.at("copy_in_busy_ms"), 0.0);
   EXPECT_GT(p.measurement.counters.at("map_busy_ms"), 0.0);

@@ -409,9 +409,9 @@ class ClQueue final : public Queue {
         cl_ulong start = 0, end = 0;
         check(clGetEventProfilingInfo(s.first, CL_PROFILING_COMMAND_START, sizeof start, &start,
                                       nullptr),
-              "clGetEventProfilingInfo", fmt::format("start of span '{}'", s.name));
+              "clGetEventProfilingInfo", span_context(s.name, "start", s.first));
         check(clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr),
-              "clGetEventProfilingInfo", fmt::format("end of span '{}'", s.name));
+              "clGetEventProfilingInfo", span_context(s.name, "end", last));
         ms = end > start ? static_cast<double>(end - start) * 1e-6 : 0.0;
       }
       out.push_back({s.name, ms});
@@ -508,6 +508,16 @@ class ClQueue final : public Queue {
     }
   }
   // Keeps the first and the latest event of the open span; drops the others.
+  // For errors: which span, and the command's execution status (negative:
+  // the command failed, e.g. a kernel that faulted).
+  static std::string span_context(const std::string& name, const char* end, cl_event ev) {
+    cl_int status = 0;
+    clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
+    cl_command_type type = 0;
+    clGetEventInfo(ev, CL_EVENT_COMMAND_TYPE, sizeof type, &type, nullptr);
+    return fmt::format("{} of span '{}', command type 0x{:x}, execution status {}", end, name, type,
+                       status);
+  }
   void note(cl_event ev) {
     if (!open_) {
       clReleaseEvent(ev);
