@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <thread>
 
 #include "frameworks/streamgraph/peer_channel.h"
 #include "harness/core/embedded_files.h"
@@ -39,14 +40,14 @@ struct Piece {
 struct Gpu {
   backend::Device* device = nullptr;
   int stage = -1;  // pipeline stage (-1: no pieces)
+  // The thread of its stage in the current run (set by the stage's setup;
+  // written and read by that thread only).
+  std::thread::id thread;
   std::vector<std::unique_ptr<backend::Queue>> queues;
   std::vector<backend::Buffer> d_in, d_out;
   std::vector<backend::HostBuffer> h_in, h_out;
   GpuStats stats;
 };
-
-// The logical GPU whose stage runs on this thread (set by the stage's setup).
-thread_local int current_gpu = -1;
 
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t) {
@@ -125,11 +126,14 @@ struct GpuGraph::Impl {
 
   void run_piece(std::size_t k, ChannelAccess& io, std::int64_t executions) {
     Piece& piece = *pieces[k];
-    if (current_gpu != piece.gpu)
-      throw RunError(fmt::format("stream graph GPU executor: {} belongs to GPU {}, ran on GPU {}",
-                                 piece.gk.kernel_name, piece.gpu, current_gpu));
-    piece.ran_on = current_gpu;
     Gpu& gpu = gpus[static_cast<std::size_t>(piece.gpu)];
+    // In a pipeline, on the thread of its GPU's stage (run alone, on any thread).
+    const std::thread::id self = std::this_thread::get_id();
+    if (gpu.thread != std::thread::id() && gpu.thread != self)
+      throw RunError(
+          fmt::format("stream graph GPU executor: {} of GPU {} ran outside that GPU's thread",
+                      piece.gk.kernel_name, piece.gpu));
+    piece.ran_on = gpu.thread == self ? piece.gpu : -1;
     const PartitionLayout& L = piece.gk.layout;
     const KernelPlan& K = piece.gk.plan;
     // Inputs: host FIFOs hold the window; peer channels bring the block's landing buffer.
@@ -465,11 +469,10 @@ PipelinePlan GpuGraph::plan() {
     if (gpu.stage < 0) continue;
     gpu_stages = std::max(gpu_stages, gpu.stage + 1);
     plan.stage_setup.resize(static_cast<std::size_t>(gpu_stages));
-    backend::Device* device = gpu.device;
-    const int index = static_cast<int>(gi);
-    plan.stage_setup[static_cast<std::size_t>(gpu.stage)] = [device, index] {
-      device->make_current();
-      current_gpu = index;
+    Gpu* target = &im->gpus[gi];
+    plan.stage_setup[static_cast<std::size_t>(gpu.stage)] = [target] {
+      target->device->make_current();
+      target->thread = std::this_thread::get_id();
     };
   }
   for (std::size_t k = 0; k < im->pieces.size(); ++k) {

@@ -108,7 +108,8 @@ class GpuGraph {
   int gpus_used() const;                  // those with pieces
   std::vector<int> gpu_of_piece() const;  // per piece (kernels() order)
   std::vector<int> partition_of_piece() const;
-  // Per piece: the logical GPU whose thread last ran it (-1: not run yet).
+  // Per piece: the logical GPU whose stage thread last ran it in a pipeline
+  // (-1: not run there yet).
   std::vector<int> ran_on() const;
   const ChannelRoutes& routes() const;
   std::vector<GpuStats> stats() const;  // per logical GPU

@@ -4,6 +4,7 @@
 // partition is mapped to (the mapper's placement and a hand-made one); too
 // many GPUs without sharing is a clear error; the ci preset of streamit.fig7
 // runs.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
