@@ -114,6 +114,7 @@ class StreamGraphPoint final : public PointRunner {
     } else if (mode_ == Mode::gpu_multi || mode_ == Mode::gpu_single) {
       if (!device_)
         throw UsageError("streamgraph GPU variants need a GPU backend (opencl or cuda)");
+      const std::vector<backend::Device*> logical = logical_gpus();
       batch_ = param_int(params_, "batch", 1);
       const auto shared = static_cast<std::uint64_t>(param_int(params_, "shared_kib", 0)) * 1024;
       const DeviceLimits limits = device_limits(device_->info(), shared);
@@ -135,7 +136,6 @@ class StreamGraphPoint final : public PointRunner {
         }
       }
       partitions_ = p.gpu_partitions();
-      const std::vector<backend::Device*> logical = logical_gpus();
       const Mapping mapping = map_partitions(g, s, p, static_cast<int>(logical.size()), limits);
       GpuRunOptions o;
       o.target = codegen_target(device_->info(), shared);

@@ -7,11 +7,13 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
 
 #include "frameworks/streamgraph/benchmarks/benchmark.h"
+#include "frameworks/streamgraph/cost_model.h"
 #include "frameworks/streamgraph/executor_gpu.h"
 #include "frameworks/streamgraph/family.h"
 #include "frameworks/streamgraph/mapper.h"
@@ -53,17 +55,57 @@ int crossing_channels(const Graph& g, const GpuGraph& gpu) {
   return n;
 }
 
-// Runs `name` at N on G logical GPUs of `device`, placed by `mapping` (the
-// mapper's when empty), for several iteration counts; every run validates.
+// Each GPU partition of `p` cut into up to `k` contiguous ranges of the
+// schedule's order: convex (a range of a topological order of a convex set)
+// and feeding each other only forward, so the partition graph stays acyclic.
+// Gives every benchmark several GPU partitions to spread over GPUs.
+Partitioning chunked(const Graph& g, const Schedule& s, const Partitioning& p, int k,
+                     const DeviceLimits& limits) {
+  const CostModel model(g, s, limits);
+  Partitioning out;
+  for (const Partition& part : p.partitions) {
+    if (part.target == Target::cpu) {
+      out.partitions.push_back(part);
+      continue;
+    }
+    const std::size_t size = part.nodes.size();
+    const std::size_t chunks = std::min<std::size_t>(static_cast<std::size_t>(k), size);
+    for (std::size_t c = 0; c < chunks; ++c) {
+      Partition piece;
+      piece.nodes.assign(part.nodes.begin() + static_cast<std::ptrdiff_t>(size * c / chunks),
+                         part.nodes.begin() + static_cast<std::ptrdiff_t>(size * (c + 1) / chunks));
+      piece.cost = model.gpu_cost(piece.nodes);
+      out.partitions.push_back(std::move(piece));
+    }
+  }
+  std::sort(out.partitions.begin(), out.partitions.end(),
+            [&](const Partition& a, const Partition& b) {
+              return s.position[static_cast<std::size_t>(a.nodes.front())] <
+                     s.position[static_cast<std::size_t>(b.nodes.front())];
+            });
+  out.partition_of.assign(static_cast<std::size_t>(g.node_count()), -1);
+  for (std::size_t i = 0; i < out.partitions.size(); ++i) {
+    for (NodeId v : out.partitions[i].nodes)
+      out.partition_of[static_cast<std::size_t>(v)] = static_cast<int>(i);
+  }
+  return out;
+}
+
+// Runs `name` at N on G logical GPUs of `device`, partitioned by the
+// multilevel partitioner (its GPU partitions cut into `chunks` ranges when
+// chunks > 1) and placed by the mapper or, with `round_robin`, dealt out in
+// turn; several iteration counts, every run validated by the sink.
 void run_logical(backend::Device& device, const std::string& name, int n, std::uint64_t budget,
-                 int G, ChannelMode mode, bool round_robin, Totals& totals) {
-  SCOPED_TRACE(fmt::format("{} N={} budget={} G={} channels={}{}", name, n, budget, G,
-                           mode == ChannelMode::p2p ? "p2p" : "host",
+                 int chunks, int G, ChannelMode mode, bool round_robin, Totals& totals) {
+  SCOPED_TRACE(fmt::format("{} N={} budget={} chunks={} G={} channels={}{}", name, n, budget,
+                           chunks, G, mode == ChannelMode::p2p ? "p2p" : "host",
                            round_robin ? " round-robin" : ""));
   Benchmark plan_bench = make_benchmark(name, n);
   const Schedule s = make_schedule(plan_bench.graph);
   const DeviceLimits limits = device_limits(device.info(), budget);
-  const Partitioning p = partition_multilevel(plan_bench.graph, s, limits);
+  Partitioning p = partition_multilevel(plan_bench.graph, s, limits);
+  if (chunks > 1) p = chunked(plan_bench.graph, s, p, chunks, limits);
+  ASSERT_TRUE(partitions_acyclic(plan_bench.graph, p.partition_of));
   Mapping m = map_partitions(plan_bench.graph, s, p, G, limits);
   if (round_robin) {  // a placement of our own: GPU partitions dealt out in turn
     int next = 0;
@@ -128,37 +170,37 @@ void run_logical(backend::Device& device, const std::string& name, int n, std::u
   totals.host += routes.host;
   totals.p2p_bytes += p2p_bytes;
   totals.multi_gpu_runs += gpu.gpus_used() > 1;
-}
-
-// The largest budget that cuts `name` into 3 pieces, else 2, else 48 KiB.
-std::uint64_t budget_for(const backend::Device& device, const std::string& name, int n) {
-  for (int pieces : {3, 2}) {
-    if (const std::uint64_t b = budget_for_pieces(device, name, n, pieces); b > 0) return b;
+  if (round_robin) {
+    EXPECT_EQ(gpu.gpus_used(), std::min(G, p.gpu_partitions()));
+    if (p.gpu_partitions() > 1) {
+      EXPECT_GT(routes.crossing, 0);
+    }
   }
-  return 48 * 1024;
 }
 
+// Every benchmark, its multilevel partitions cut into 3 ranges each: on 2
+// GPUs as the mapper places them, on 3 dealt out in turn (every GPU used).
 TEST(StreamGraphMultiGpu, EveryBenchmarkValidatesOnTwoAndThreeLogicalGpus) {
   auto device = opencl_device();
   if (!device) GTEST_SKIP() << "no OpenCL device";
+  const std::uint64_t budget =
+      std::min<std::uint64_t>(48 * 1024, device->info().local_memory_bytes);
   Totals totals;
   for (const BenchmarkInfo& info : benchmark_list()) {
-    const int n = info.small_n[1];
-    const std::uint64_t budget = budget_for(*device, info.name, n);
-    for (int G : {2, 3}) {
-      for (ChannelMode mode : {ChannelMode::host, ChannelMode::p2p})
-        run_logical(*device, info.name, n, budget, G, mode, false, totals);
+    for (ChannelMode mode : {ChannelMode::host, ChannelMode::p2p}) {
+      run_logical(*device, info.name, info.small_n[1], budget, 3, 2, mode, false, totals);
+      run_logical(*device, info.name, info.small_n[1], budget, 3, 3, mode, true, totals);
     }
   }
-  // The mapper spread some graphs over several GPUs, and their channels
-  // between GPUs went both ways.
-  EXPECT_GT(totals.multi_gpu_runs, 0);
+  EXPECT_GE(totals.multi_gpu_runs, 2 * static_cast<int>(benchmark_list().size()));
   EXPECT_GT(totals.host, 0);
   EXPECT_GT(totals.p2p, 0);
   EXPECT_GT(totals.p2p_bytes, 0u);
 }
 
-TEST(StreamGraphMultiGpu, HandMadePlacementIsHonouredWithManyCrossingChannels) {
+// The partitioner's own partitions (small budgets give several) on 3 GPUs,
+// placed by the mapper and dealt out in turn.
+TEST(StreamGraphMultiGpu, MultilevelPartitionsOnThreeGpus) {
   auto device = opencl_device();
   if (!device) GTEST_SKIP() << "no OpenCL device";
   Totals totals;
@@ -166,19 +208,21 @@ TEST(StreamGraphMultiGpu, HandMadePlacementIsHonouredWithManyCrossingChannels) {
            {"MatrixMult", 4}, {"MatrixMult3", 2}, {"FMRadio", 1}}) {
     const std::uint64_t budget = budget_for_pieces(*device, name, n, 3);
     ASSERT_GT(budget, 0u) << name;
-    for (ChannelMode mode : {ChannelMode::host, ChannelMode::p2p})
-      run_logical(*device, name, n, budget, 3, mode, true, totals);
+    for (ChannelMode mode : {ChannelMode::host, ChannelMode::p2p}) {
+      for (bool round_robin : {false, true})
+        run_logical(*device, name, n, budget, 1, 3, mode, round_robin, totals);
+    }
   }
   EXPECT_GT(totals.p2p, 0);
   EXPECT_GT(totals.multi_gpu_runs, 0);
 }
 
 Params multi_params(int gpus, bool share, const std::string& channels) {
-  return {{"n", "4"},
+  return {{"n", "2"},
           {"iterations", "50"},
           {"batch", "16"},
           {"streams", "4"},
-          {"shared_kib", "2"},
+          {"shared_kib", "16"},
           {"seed", "1"},
           {"dump_source", "0"},
           {"gpus", std::to_string(gpus)},
@@ -187,7 +231,7 @@ Params multi_params(int gpus, bool share, const std::string& channels) {
 }
 
 TEST(StreamGraphMultiGpu, VariantCountsGpusAndChannelPaths) {
-  register_family();
+  register_all();  // once per process; experiments name every framework
   auto device = opencl_device();
   if (!device) GTEST_SKIP() << "no OpenCL device";
   const VariantInfo& v = Registry::instance().find_variant("streamgraph", "gpu-multi");
@@ -196,7 +240,7 @@ TEST(StreamGraphMultiGpu, VariantCountsGpusAndChannelPaths) {
   for (const std::string channels : {"host", "p2p"}) {
     SCOPED_TRACE(channels);
     PointContext ctx;
-    ctx.app = "sg-matrixmult";
+    ctx.app = "sg-fmradio";  // 3 partitions at N = 2 in 16 KiB
     ctx.device = device.get();
     ctx.devices = {device.get()};
     ctx.params = multi_params(2, true, channels);
@@ -232,7 +276,7 @@ TEST(StreamGraphMultiGpu, VariantCountsGpusAndChannelPaths) {
 }
 
 TEST(StreamGraphMultiGpu, MoreGpusThanPresentWithoutSharingIsAClearError) {
-  register_family();
+  register_all();  // once per process; experiments name every framework
   auto device = opencl_device();
   if (!device) GTEST_SKIP() << "no OpenCL device";
   // The point itself, given one device for two GPUs.
@@ -272,7 +316,7 @@ TEST(StreamGraphMultiGpu, MoreGpusThanPresentWithoutSharingIsAClearError) {
 }
 
 TEST(StreamGraphMultiGpu, Fig7CiPresetRunsOnSharedDevices) {
-  register_family();
+  register_all();  // once per process; experiments name every framework
   if (!opencl_device()) GTEST_SKIP() << "no OpenCL device";
   const auto dir =
       std::filesystem::temp_directory_path() / ("sg-fig7-test-" + std::to_string(::getpid()));
