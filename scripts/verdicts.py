@@ -577,19 +577,29 @@ def all_valid(spec: dict, points: list[dict]) -> list[Verdict]:
     return out
 
 
-def _same_axes(a: dict, b: dict) -> bool:
-    """Points agree on every axis both of them have."""
+def _same_axes(a: dict, b: dict, vary: Iterable[str] = ()) -> bool:
+    """Points agree on every axis both of them have (less the `vary` axes)."""
     ax, bx = point_axes(a), point_axes(b)
-    return all(_plain(ax[k]) == _plain(bx[k]) for k in set(ax) & set(bx))
+    return all(_plain(ax[k]) == _plain(bx[k]) for k in (set(ax) & set(bx)) - set(vary))
 
 
-def _choose_baseline(c: dict, bases: list[dict], metric: str) -> dict | None:
+def _vary(spec: dict) -> list[str]:
+    """Axes in which candidate and baseline differ by design (e.g. "gpus":
+    2 GPUs over 1), left out of the pairing; optional "vary" of a rule."""
+    vary = spec.get("vary") or []
+    if isinstance(vary, str) or not all(isinstance(v, str) for v in vary):
+        raise ValueError("'vary' must be a list of axis names")
+    return list(vary)
+
+
+def _choose_baseline(c: dict, bases: list[dict], metric: str, vary: Iterable[str] = ()) -> dict | None:
     """The baseline point for candidate c: same app and dataset label (and the
-    same values of the axes both have, when such a baseline exists); prefer
-    the same device, then the same results file (same host), then any; within
-    a tier prefer a valid point, then the fastest (the conservative choice)."""
+    same values of the axes both have, less `vary`, when such a baseline
+    exists); prefer the same device, then the same results file (same host),
+    then any; within a tier prefer a valid point, then the fastest (the
+    conservative choice)."""
     same = [b for b in bases if b.get("app") == c.get("app") and dataset_label(b) == dataset_label(c)]
-    same = [b for b in same if _same_axes(b, c)] or same
+    same = [b for b in same if _same_axes(b, c, vary)] or same
     if not same:
         return None
     tiers = [[b for b in same if device_key(b) == device_key(c)],
@@ -638,9 +648,9 @@ def faster(spec: dict, points: list[dict]) -> list[Verdict]:
 
     spec: {"candidate": matcher, "baseline": matcher, "metric": "total_ms" | phase
     | "throughput_gbps" | "rate:<name>" | "fraction:<name>", "at": "largest" |
-    "all", "min_speedup": 1.0, "quorum": q (optional)}. Candidate and baseline
-    points pair by (app, dataset.label, and the axis values both have when
-    possible); speedup = baseline median / candidate median (inverted for
+    "all", "min_speedup": 1.0, "quorum": q (optional), "vary": [axes]
+    (optional)}. Candidate and baseline points pair by (app, dataset.label,
+    and the axis values both have when possible, less the `vary` axes); speedup = baseline median / candidate median (inverted for
     higher-is-better metrics). Holds if every speedup at the chosen sizes
     ("largest": the largest dataset per app) exceeds min_speedup (with a
     quorum: more than that fraction of them) and every involved point is ok
@@ -655,6 +665,7 @@ def faster(spec: dict, points: list[dict]) -> list[Verdict]:
     min_speedup = float(spec.get("min_speedup", 1.0))
     quorum = spec.get("quorum")
     higher = higher_is_better(metric)
+    vary = _vary(spec)
 
     all_cands = [p for p in points if matches(p, cand_m)]
     cands = not_skipped(all_cands)
@@ -664,7 +675,7 @@ def faster(spec: dict, points: list[dict]) -> list[Verdict]:
 
     out = []
     for key, group in group_by_device(cands).items():
-        pairs = [(c, _choose_baseline(c, bases, metric)) for c in group]
+        pairs = [(c, _choose_baseline(c, bases, metric, vary)) for c in group]
         pairs = [(c, b) for c, b in pairs if b is not None]
         if not pairs:
             out.append(_verdict(key, NOT_RUN, f"no baseline point {json.dumps(base_m)} with the same app and "
@@ -1163,7 +1174,7 @@ def _speedup_pairs(spec: dict, points: list[dict]):
     for key, group in group_by_device(not_skipped(all_cands)).items():
         pairs, invalid, missing = [], [], []
         for c in sorted(group, key=lambda q: (str(q.get("app")), dataset_size(q), axes_order(q))):
-            b = _choose_baseline(c, [q for q in bases if device_key(q) == key] or bases, metric)
+            b = _choose_baseline(c, [q for q in bases if device_key(q) == key] or bases, metric, _vary(spec))
             where = f"{series_name(c)} {_where(c)}"
             if b is None:
                 missing.append(f"{where}: no baseline point")

@@ -3,11 +3,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <thread>
 
+#include "frameworks/streamgraph/peer_channel.h"
 #include "harness/core/embedded_files.h"
 #include "harness/core/errors.h"
 
@@ -22,10 +26,59 @@ std::uint64_t budget_of(const backend::DeviceInfo& info, std::uint64_t shared_by
 
 struct Piece {
   GeneratedKernel gk;
+  int gpu = 0;        // logical GPU
+  int partition = 0;  // in the Partitioning
   std::shared_ptr<backend::Program> program;
   backend::Kernel kernel;
   std::int64_t in_steady = 0, in_initial = 0, out_steady = 0;  // sums over channels
+  // Per input / output slot: the peer channel it arrives or leaves by (null: host FIFO).
+  std::vector<std::shared_ptr<PeerChannel>> in_peer, out_peer;
+  std::atomic<int> ran_on{-1};
 };
+
+// One logical GPU: its device, queues (one per fragment) and buffers.
+struct Gpu {
+  backend::Device* device = nullptr;
+  int stage = -1;  // pipeline stage (-1: no pieces)
+  // The thread of its stage in the current run (set by the stage's setup;
+  // written and read by that thread only).
+  std::thread::id thread;
+  std::vector<std::unique_ptr<backend::Queue>> queues;
+  std::vector<backend::Buffer> d_in, d_out;
+  std::vector<backend::HostBuffer> h_in, h_out;
+  GpuStats stats;
+};
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+// Consecutive slots that travel the same way (host or peer), as item ranges
+// of a fragment's packed buffer: one copy per run of host slots.
+struct Run {
+  std::size_t first = 0, last = 0;  // slots [first, last)
+  std::int64_t offset = 0, items = 0;
+};
+std::vector<Run> host_runs(const std::vector<ChannelSlot>& slots,
+                           const std::vector<std::shared_ptr<PeerChannel>>& peer, std::int64_t ef,
+                           bool inputs) {
+  std::vector<Run> runs;
+  std::int64_t off = 0;
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    const std::int64_t n = ef * slots[i].steady + (inputs ? slots[i].initial : 0);
+    if (!peer[i]) {
+      if (!runs.empty() && runs.back().last == i) {
+        runs.back().last = i + 1;
+        runs.back().items += n;
+      } else {
+        runs.push_back(Run{i, i + 1, off, n});
+      }
+    }
+    off += n;
+  }
+  return runs;
+}
 
 }  // namespace
 
@@ -51,36 +104,64 @@ CodegenTarget codegen_target(const backend::DeviceInfo& info, std::uint64_t shar
   return t;
 }
 
+ChannelMode parse_channel_mode(const std::string& name) {
+  if (name == "host") return ChannelMode::host;
+  if (name == "p2p") return ChannelMode::p2p;
+  throw UsageError("streamgraph: channels=" + name + " is not 'host' or 'p2p'");
+}
+
 struct GpuGraph::Impl {
-  backend::Device& device;
   GpuRunOptions options;
-  std::vector<Piece> pieces;
-  std::vector<std::unique_ptr<backend::Queue>> queues;
-  std::vector<backend::Buffer> d_in, d_out;
-  std::vector<backend::HostBuffer> h_in, h_out;
+  std::vector<Gpu> gpus;
+  std::vector<std::unique_ptr<Piece>> pieces;
+  std::vector<std::shared_ptr<PeerChannel>> peers;
+  ChannelRoutes routes;
   std::int64_t fragment_max = 1;  // executions a fragment's buffers hold
 
-  Impl(backend::Device& d, GpuRunOptions o) : device(d), options(std::move(o)) {}
+  explicit Impl(GpuRunOptions o) : options(std::move(o)) {}
 
   std::string full_source(const Piece& p) const {
     return compose_source(p.gk.files) + "\n" + p.gk.code;
   }
 
   void run_piece(std::size_t k, ChannelAccess& io, std::int64_t executions) {
-    const Piece& piece = pieces[k];
+    Piece& piece = *pieces[k];
+    Gpu& gpu = gpus[static_cast<std::size_t>(piece.gpu)];
+    // In a pipeline, on the thread of its GPU's stage (run alone, on any thread).
+    const std::thread::id self = std::this_thread::get_id();
+    if (gpu.thread != std::thread::id() && gpu.thread != self)
+      throw RunError(
+          fmt::format("stream graph GPU executor: {} of GPU {} ran outside that GPU's thread",
+                      piece.gk.kernel_name, piece.gpu));
+    piece.ran_on = gpu.thread == self ? piece.gpu : -1;
     const PartitionLayout& L = piece.gk.layout;
     const KernelPlan& K = piece.gk.plan;
-    for (const ChannelSlot& c : L.inputs) {
+    // Inputs: host FIFOs hold the window; peer channels bring the block's landing buffer.
+    std::vector<std::shared_ptr<Landing>> in_land(L.inputs.size());
+    for (std::size_t i = 0; i < L.inputs.size(); ++i) {
+      const ChannelSlot& c = L.inputs[i];
       const auto need = static_cast<std::size_t>(executions * c.steady + c.initial);
-      if (io.size(c.channel) < need) {
+      if (piece.in_peer[i]) {
+        in_land[i] = std::static_pointer_cast<Landing>(io.take_attachment(c.channel));
+        if (!in_land[i] || in_land[i]->items() != executions * c.steady || io.size(c.channel) != 0)
+          throw RunError(
+              fmt::format("stream graph GPU executor: {} expected a device block of {} items on "
+                          "peer channel {}",
+                          piece.gk.kernel_name, executions * c.steady, c.channel));
+      } else if (io.size(c.channel) < need) {
         throw RunError(fmt::format(
             "stream graph GPU executor: {} needs {} items on channel {}, the host FIFO holds {}",
             piece.gk.kernel_name, need, c.channel, io.size(c.channel)));
       }
     }
+    std::vector<std::shared_ptr<Landing>> out_land(L.outputs.size());
+    for (std::size_t i = 0; i < L.outputs.size(); ++i) {
+      if (piece.out_peer[i])
+        out_land[i] = piece.out_peer[i]->acquire(executions * L.outputs[i].steady);
+    }
     const auto F = static_cast<std::int64_t>(
-        std::min<std::int64_t>(static_cast<std::int64_t>(queues.size()), executions));
-    const auto& info = device.info();
+        std::min<std::int64_t>(static_cast<std::int64_t>(gpu.queues.size()), executions));
+    const auto& info = gpu.device->info();
     const std::int64_t resident =
         std::max<std::int64_t>(1, info.compute_units) *
         std::max<std::uint64_t>(
@@ -88,58 +169,152 @@ struct GpuGraph::Impl {
             std::min<std::uint64_t>(budget_of(info, 0) / std::max<std::uint64_t>(1, K.local_bytes),
                                     2048 / static_cast<std::uint64_t>(K.group_size)));
     for (std::int64_t f = 0; f < F; ++f) {
+      const auto fi = static_cast<std::size_t>(f);
       const std::int64_t e0 = executions * f / F, e1 = executions * (f + 1) / F;
       const std::int64_t ef = e1 - e0;
       if (ef > fragment_max)
         throw RunError("stream graph GPU executor: block larger than its buffers");
-      auto* h = static_cast<unsigned char*>(h_in[static_cast<std::size_t>(f)].data());
-      std::size_t off = 0;
-      for (const ChannelSlot& c : L.inputs) {
-        const auto n = static_cast<std::size_t>(ef * c.steady + c.initial);
-        const auto* src = static_cast<const unsigned char*>(io.front(c.channel)) +
-                          static_cast<std::size_t>(e0 * c.steady) * 4;
-        std::memcpy(h + off * 4, src, n * 4);
+      backend::Queue& q = *gpu.queues[fi];
+      auto t = Clock::now();
+      auto* h = static_cast<unsigned char*>(gpu.h_in[fi].data());
+      std::int64_t off = 0;
+      for (std::size_t i = 0; i < L.inputs.size(); ++i) {
+        const ChannelSlot& c = L.inputs[i];
+        const std::int64_t n = ef * c.steady + c.initial;
+        if (!piece.in_peer[i]) {
+          const auto* src = static_cast<const unsigned char*>(io.front(c.channel)) +
+                            static_cast<std::size_t>(e0 * c.steady) * 4;
+          std::memcpy(h + off * 4, src, static_cast<std::size_t>(n) * 4);
+        }
         off += n;
       }
-      backend::Queue& q = *queues[static_cast<std::size_t>(f)];
-      q.write(d_in[static_cast<std::size_t>(f)], 0, h, off * 4);
+      gpu.stats.staging_ms += ms_since(t);
+      q.begin_span("h2d");
+      for (const Run& r : host_runs(L.inputs, piece.in_peer, ef, true)) {
+        q.write(gpu.d_in[fi], static_cast<std::size_t>(r.offset) * 4, h + r.offset * 4,
+                static_cast<std::size_t>(r.items) * 4);
+        gpu.stats.h2d_bytes += static_cast<std::uint64_t>(r.items) * 4;
+      }
+      q.end_span();
+      q.begin_span("p2p");
+      off = 0;
+      for (std::size_t i = 0; i < L.inputs.size(); ++i) {
+        const ChannelSlot& c = L.inputs[i];
+        const std::int64_t n = ef * c.steady + c.initial;
+        if (piece.in_peer[i]) {  // initial is 0 on peer channels
+          q.copy(gpu.d_in[fi], static_cast<std::size_t>(off) * 4, in_land[i]->buffer(),
+                 static_cast<std::size_t>(e0 * c.steady) * 4, static_cast<std::size_t>(n) * 4);
+        }
+        off += n;
+      }
+      q.end_span();
       const std::int64_t groups = std::min<std::int64_t>(
           (ef + K.parallel_executions - 1) / K.parallel_executions, resident);
+      q.begin_span("kernel");
       q.launch(piece.kernel,
                backend::LaunchShape{static_cast<std::uint32_t>(groups),
                                     static_cast<std::uint32_t>(K.group_size)},
-               d_in[static_cast<std::size_t>(f)], d_out[static_cast<std::size_t>(f)],
-               static_cast<std::uint32_t>(ef), backend::local_memory(K.local_bytes));
-      const auto out_bytes = static_cast<std::size_t>(ef * piece.out_steady) * 4;
-      q.read(h_out[static_cast<std::size_t>(f)].data(), d_out[static_cast<std::size_t>(f)], 0,
-             out_bytes);
-    }
-    for (std::int64_t f = 0; f < F; ++f) {
-      const std::int64_t ef = executions * (f + 1) / F - executions * f / F;
-      queues[static_cast<std::size_t>(f)]->finish();
-      const auto* h = static_cast<const unsigned char*>(h_out[static_cast<std::size_t>(f)].data());
-      std::size_t off = 0;
-      for (const ChannelSlot& c : L.outputs) {
-        const auto n = static_cast<std::size_t>(ef * c.steady);
-        io.append(c.channel, h + off * 4, n);
+               gpu.d_in[fi], gpu.d_out[fi], static_cast<std::uint32_t>(ef),
+               backend::local_memory(K.local_bytes));
+      q.end_span();
+      q.begin_span("d2h");
+      for (const Run& r : host_runs(L.outputs, piece.out_peer, ef, false)) {
+        q.read(static_cast<unsigned char*>(gpu.h_out[fi].data()) + r.offset * 4, gpu.d_out[fi],
+               static_cast<std::size_t>(r.offset) * 4, static_cast<std::size_t>(r.items) * 4);
+        gpu.stats.d2h_bytes += static_cast<std::uint64_t>(r.items) * 4;
+      }
+      q.end_span();
+      q.begin_span("p2p");
+      off = 0;
+      for (std::size_t i = 0; i < L.outputs.size(); ++i) {
+        const ChannelSlot& c = L.outputs[i];
+        const std::int64_t n = ef * c.steady;
+        if (piece.out_peer[i]) {
+          const PeerChannel& pc = *piece.out_peer[i];
+          q.copy_peer(out_land[i]->buffer(), pc.to(), static_cast<std::size_t>(e0 * c.steady) * 4,
+                      gpu.d_out[fi], static_cast<std::size_t>(off) * 4,
+                      static_cast<std::size_t>(n) * 4);
+          gpu.stats.p2p_bytes += static_cast<std::uint64_t>(n) * 4;
+        }
         off += n;
       }
+      q.end_span();
     }
-    for (const ChannelSlot& c : L.inputs)
-      io.consume(c.channel, static_cast<std::size_t>(executions * c.steady));
+    for (std::int64_t f = 0; f < F; ++f) {
+      const auto fi = static_cast<std::size_t>(f);
+      const std::int64_t ef = executions * (f + 1) / F - executions * f / F;
+      auto t = Clock::now();
+      for (const backend::TimedSpan& span : gpu.queues[fi]->take_spans()) {  // finishes the queue
+        if (span.name == "kernel")
+          gpu.stats.kernel_ms += span.milliseconds;
+        else if (span.name == "h2d")
+          gpu.stats.h2d_ms += span.milliseconds;
+        else if (span.name == "d2h")
+          gpu.stats.d2h_ms += span.milliseconds;
+        else
+          gpu.stats.p2p_ms += span.milliseconds;
+      }
+      gpu.stats.wait_ms += ms_since(t);
+      t = Clock::now();
+      const auto* h = static_cast<const unsigned char*>(gpu.h_out[fi].data());
+      std::size_t off = 0;
+      for (std::size_t i = 0; i < L.outputs.size(); ++i) {
+        const auto n = static_cast<std::size_t>(ef * L.outputs[i].steady);
+        if (!piece.out_peer[i]) io.append(L.outputs[i].channel, h + off * 4, n);
+        off += n;
+      }
+      gpu.stats.staging_ms += ms_since(t);
+    }
+    for (std::size_t i = 0; i < L.inputs.size(); ++i) {
+      if (!piece.in_peer[i])
+        io.consume(L.inputs[i].channel, static_cast<std::size_t>(executions * L.inputs[i].steady));
+    }
+    for (std::size_t i = 0; i < L.outputs.size(); ++i) {
+      if (out_land[i]) io.attach(L.outputs[i].channel, std::move(out_land[i]));
+    }
   }
 };
 
+namespace {
+
+// Every GPU partition on GPU 0.
+Mapping one_gpu(const Partitioning& p) {
+  Mapping m;
+  m.gpus = 1;
+  for (const Partition& part : p.partitions) {
+    m.gpu_of_partition.push_back(part.target == Target::gpu ? 0 : -1);
+    m.cpu_thread_of_partition.push_back(-1);
+  }
+  return m;
+}
+
+}  // namespace
+
 GpuGraph::GpuGraph(backend::Device& device, const Graph& g, const Schedule& s,
                    const Partitioning& p, const GpuRunOptions& options)
-    : impl_(std::make_unique<Impl>(device, options)) {
+    : GpuGraph(std::vector<backend::Device*>{&device}, g, s, p, one_gpu(p), options) {}
+
+GpuGraph::GpuGraph(const std::vector<backend::Device*>& devices, const Graph& g, const Schedule& s,
+                   const Partitioning& p, const Mapping& mapping, const GpuRunOptions& options)
+    : impl_(std::make_unique<Impl>(options)) {
   Impl& im = *impl_;
-  const bool cuda = device.info().kind == backend::Kind::cuda;
-  for (const Partition& part : p.partitions) {
+  if (devices.empty() || std::find(devices.begin(), devices.end(), nullptr) != devices.end())
+    throw UsageError("stream graph GPU executor: no GPU given");
+  if (mapping.gpu_of_partition.size() != p.partitions.size())
+    throw UsageError("stream graph GPU executor: the mapping does not match the partitions");
+  im.gpus.resize(devices.size());
+  for (std::size_t i = 0; i < devices.size(); ++i) im.gpus[i].device = devices[i];
+  for (std::size_t pi = 0; pi < p.partitions.size(); ++pi) {
+    const Partition& part = p.partitions[pi];
     if (part.target == Target::cpu) {
       cpu_nodes_.push_back(part.nodes);
       continue;
     }
+    const int gpu = mapping.gpu_of_partition[pi];
+    if (gpu < 0 || gpu >= static_cast<int>(devices.size()))
+      throw UsageError(
+          fmt::format("stream graph GPU executor: partition {} is mapped to GPU {} of {}", pi, gpu,
+                      devices.size()));
     int size_cuts = 0;
     auto pieces = split_for_codegen(g, s, part.nodes, options.target, &size_cuts);
     if (options.single && size_cuts > 0) {
@@ -149,21 +324,84 @@ GpuGraph::GpuGraph(backend::Device& device, const Graph& g, const Schedule& s,
                       options.target.local_bytes));
     }
     for (auto& nodes : pieces) {
-      Piece piece;
+      auto piece = std::make_unique<Piece>();
       const std::string kernel = fmt::format("sg_part{}", im.pieces.size());
-      piece.gk = generate_kernel(g, s, nodes, options.target, kernel);
-      for (const ChannelSlot& c : piece.gk.layout.inputs) {
-        piece.in_steady += c.steady;
-        piece.in_initial += c.initial;
+      piece->gk = generate_kernel(g, s, nodes, options.target, kernel);
+      piece->gpu = gpu;
+      piece->partition = static_cast<int>(pi);
+      for (const ChannelSlot& c : piece->gk.layout.inputs) {
+        piece->in_steady += c.steady;
+        piece->in_initial += c.initial;
       }
-      for (const ChannelSlot& c : piece.gk.layout.outputs) piece.out_steady += c.steady;
+      for (const ChannelSlot& c : piece->gk.layout.outputs) piece->out_steady += c.steady;
+      piece->in_peer.resize(piece->gk.layout.inputs.size());
+      piece->out_peer.resize(piece->gk.layout.outputs.size());
+      im.gpus[static_cast<std::size_t>(gpu)].stats.pieces += 1;
       im.pieces.push_back(std::move(piece));
     }
   }
   cpu_partitions_ = static_cast<int>(cpu_nodes_.size());
+  int stage = 0;
+  for (Gpu& gpu : im.gpus) {
+    if (gpu.stats.pieces > 0) gpu.stage = stage++;
+  }
 
-  // Build (the device caches programs by name; the name carries a hash of the source).
-  for (Piece& piece : im.pieces) {
+  // Channels between GPUs: staged on the host, or peer to peer where they can be.
+  const int streams = std::max(1, options.streams);
+  im.fragment_max = std::max<std::int64_t>(1, (options.max_block + streams - 1) / streams);
+  std::vector<int> piece_of(static_cast<std::size_t>(g.node_count()), -1);
+  for (std::size_t k = 0; k < im.pieces.size(); ++k) {
+    for (NodeId v : im.pieces[k]->gk.layout.nodes)
+      piece_of[static_cast<std::size_t>(v)] = static_cast<int>(k);
+  }
+  for (ChannelId c = 0; c < g.channel_count(); ++c) {
+    const int a = piece_of[static_cast<std::size_t>(g.channel(c).src)];
+    const int b = piece_of[static_cast<std::size_t>(g.channel(c).dst)];
+    if (a < 0 || b < 0) continue;
+    Piece& from = *im.pieces[static_cast<std::size_t>(a)];
+    Piece& to = *im.pieces[static_cast<std::size_t>(b)];
+    if (from.gpu == to.gpu) continue;
+    ++im.routes.crossing;
+    im.routes.crossing_bytes_per_execution +=
+        static_cast<std::uint64_t>(s.channels[static_cast<std::size_t>(c)].steady_items) * 4;
+    if (options.channels == ChannelMode::host) {
+      ++im.routes.host;
+      continue;
+    }
+    std::size_t in_slot = 0, out_slot = 0;
+    while (to.gk.layout.inputs[in_slot].channel != c) ++in_slot;
+    while (from.gk.layout.outputs[out_slot].channel != c) ++out_slot;
+    backend::Device& src = *im.gpus[static_cast<std::size_t>(from.gpu)].device;
+    backend::Device& dst = *im.gpus[static_cast<std::size_t>(to.gpu)].device;
+    const backend::PeerCopy path = src.peer_copy(dst);
+    const bool peeks = to.gk.layout.inputs[in_slot].initial > 0;
+    if (path == backend::PeerCopy::none || peeks) {
+      ++im.routes.host;
+      ++im.routes.fallback;
+      ++(peeks ? im.routes.fallback_peek : im.routes.fallback_no_peer);
+      continue;
+    }
+    auto peer = std::make_shared<PeerChannel>(
+        c, src, dst, path, options.max_block * to.gk.layout.inputs[in_slot].steady,
+        options.queue_blocks + 2);
+    to.in_peer[in_slot] = peer;
+    from.out_peer[out_slot] = peer;
+    im.peers.push_back(peer);
+    ++im.routes.p2p;
+    // The slowest path taken: driver-staged < direct < same device.
+    auto rank = [](backend::PeerCopy x) {
+      return x == backend::PeerCopy::driver ? 1 : x == backend::PeerCopy::direct ? 2 : 3;
+    };
+    if (im.routes.path == backend::PeerCopy::none || rank(path) < rank(im.routes.path))
+      im.routes.path = path;
+  }
+
+  // Build on each piece's device (devices cache programs by name; the name
+  // carries a hash of the source).
+  for (auto& piece_ptr : im.pieces) {
+    Piece& piece = *piece_ptr;
+    backend::Device& device = *im.gpus[static_cast<std::size_t>(piece.gpu)].device;
+    const bool cuda = device.info().kind == backend::Kind::cuda;
     const std::string text = im.full_source(piece);
     const std::size_t hash = std::hash<std::string>{}(text);
     backend::ProgramSource src;
@@ -173,10 +411,12 @@ GpuGraph::GpuGraph(backend::Device& device, const Graph& g, const Schedule& s,
       std::string file = options.name + "-" + piece.gk.kernel_name + (cuda ? ".cu" : ".cl");
       std::replace(file.begin(), file.end(), '/', '_');
       const auto path = std::filesystem::path(options.dump_dir) / file;
-      std::ofstream out(path);
-      out << text;
-      if (!out) throw RunError("cannot write the generated source to " + path.string());
-      dumped_.push_back(path.string());
+      if (std::find(dumped_.begin(), dumped_.end(), path.string()) == dumped_.end()) {
+        std::ofstream out(path);
+        out << text;
+        if (!out) throw RunError("cannot write the generated source to " + path.string());
+        dumped_.push_back(path.string());
+      }
     }
     if (cuda) {
       src.cuda_text = text;
@@ -189,38 +429,56 @@ GpuGraph::GpuGraph(backend::Device& device, const Graph& g, const Schedule& s,
     piece.kernel = piece.program->kernel(piece.gk.kernel_name);
   }
 
-  // Queues and buffers for the fragments of a block.
-  const int streams = std::max(1, options.streams);
-  im.fragment_max = std::max<std::int64_t>(1, (options.max_block + streams - 1) / streams);
-  std::int64_t in_items = 1, out_items = 1;
-  for (const Piece& piece : im.pieces) {
-    in_items = std::max(in_items, im.fragment_max * piece.in_steady + piece.in_initial);
-    out_items = std::max(out_items, im.fragment_max * piece.out_steady);
-  }
-  for (int q = 0; q < streams; ++q) {
-    im.queues.push_back(device.create_queue());
-    im.d_in.push_back(device.allocate(static_cast<std::size_t>(in_items) * 4));
-    im.d_out.push_back(device.allocate(static_cast<std::size_t>(out_items) * 4));
-    im.h_in.push_back(
-        device.allocate_host(static_cast<std::size_t>(in_items) * 4, backend::HostMemory::pinned));
-    im.h_out.push_back(
-        device.allocate_host(static_cast<std::size_t>(out_items) * 4, backend::HostMemory::pinned));
+  // Per GPU with pieces: queues and buffers for the fragments of a block.
+  for (std::size_t gi = 0; gi < im.gpus.size(); ++gi) {
+    Gpu& gpu = im.gpus[gi];
+    if (gpu.stage < 0) continue;
+    std::int64_t in_items = 1, out_items = 1;
+    for (const auto& piece : im.pieces) {
+      if (piece->gpu != static_cast<int>(gi)) continue;
+      in_items = std::max(in_items, im.fragment_max * piece->in_steady + piece->in_initial);
+      out_items = std::max(out_items, im.fragment_max * piece->out_steady);
+    }
+    backend::Device& device = *gpu.device;
+    for (int q = 0; q < streams; ++q) {
+      gpu.queues.push_back(device.create_queue());
+      gpu.d_in.push_back(device.allocate(static_cast<std::size_t>(in_items) * 4));
+      gpu.d_out.push_back(device.allocate(static_cast<std::size_t>(out_items) * 4));
+      gpu.h_in.push_back(device.allocate_host(static_cast<std::size_t>(in_items) * 4,
+                                              backend::HostMemory::pinned));
+      gpu.h_out.push_back(device.allocate_host(static_cast<std::size_t>(out_items) * 4,
+                                               backend::HostMemory::pinned));
+    }
   }
 }
 
 GpuGraph::~GpuGraph() {
   if (impl_) {
-    for (auto& q : impl_->queues) q->finish();
+    for (Gpu& gpu : impl_->gpus) {
+      for (auto& q : gpu.queues) q->finish();
+    }
   }
 }
 
 PipelinePlan GpuGraph::plan() {
   PipelinePlan plan;
   Impl* im = impl_.get();
+  int gpu_stages = 0;
+  for (std::size_t gi = 0; gi < im->gpus.size(); ++gi) {
+    const Gpu& gpu = im->gpus[gi];
+    if (gpu.stage < 0) continue;
+    gpu_stages = std::max(gpu_stages, gpu.stage + 1);
+    plan.stage_setup.resize(static_cast<std::size_t>(gpu_stages));
+    Gpu* target = &im->gpus[gi];
+    plan.stage_setup[static_cast<std::size_t>(gpu.stage)] = [target] {
+      target->device->make_current();
+      target->thread = std::this_thread::get_id();
+    };
+  }
   for (std::size_t k = 0; k < im->pieces.size(); ++k) {
     PipelineUnit unit;
-    unit.nodes = im->pieces[k].gk.layout.nodes;
-    unit.stage = 0;
+    unit.nodes = im->pieces[k]->gk.layout.nodes;
+    unit.stage = im->gpus[static_cast<std::size_t>(im->pieces[k]->gpu)].stage;
     unit.device_run = [im, k](ChannelAccess& io, std::int64_t executions) {
       im->run_piece(k, io, executions);
     };
@@ -229,22 +487,56 @@ PipelinePlan GpuGraph::plan() {
   for (std::size_t c = 0; c < cpu_nodes_.size(); ++c) {
     PipelineUnit unit;
     unit.nodes = cpu_nodes_[c];
-    unit.stage = static_cast<int>(c) + (im->pieces.empty() ? 0 : 1);
+    unit.stage = static_cast<int>(c) + gpu_stages;
     plan.units.push_back(std::move(unit));
   }
   return plan;
 }
 
 int GpuGraph::gpu_pieces() const { return static_cast<int>(impl_->pieces.size()); }
+int GpuGraph::gpus() const { return static_cast<int>(impl_->gpus.size()); }
+int GpuGraph::gpus_used() const {
+  return static_cast<int>(std::count_if(impl_->gpus.begin(), impl_->gpus.end(),
+                                        [](const Gpu& g) { return g.stage >= 0; }));
+}
+
+std::vector<int> GpuGraph::gpu_of_piece() const {
+  std::vector<int> out;
+  for (const auto& p : impl_->pieces) out.push_back(p->gpu);
+  return out;
+}
+std::vector<int> GpuGraph::partition_of_piece() const {
+  std::vector<int> out;
+  for (const auto& p : impl_->pieces) out.push_back(p->partition);
+  return out;
+}
+std::vector<int> GpuGraph::ran_on() const {
+  std::vector<int> out;
+  for (const auto& p : impl_->pieces) out.push_back(p->ran_on.load());
+  return out;
+}
+const ChannelRoutes& GpuGraph::routes() const { return impl_->routes; }
+std::vector<GpuStats> GpuGraph::stats() const {
+  std::vector<GpuStats> out;
+  for (const Gpu& g : impl_->gpus) out.push_back(g.stats);
+  return out;
+}
+void GpuGraph::reset_stats() {
+  for (Gpu& g : impl_->gpus) {
+    const int pieces = g.stats.pieces;
+    g.stats = GpuStats{};
+    g.stats.pieces = pieces;
+  }
+}
 
 std::vector<GeneratedKernel> GpuGraph::kernels() const {
   std::vector<GeneratedKernel> out;
-  for (const Piece& p : impl_->pieces) out.push_back(p.gk);
+  for (const auto& p : impl_->pieces) out.push_back(p->gk);
   return out;
 }
 
 std::string GpuGraph::source(std::size_t i) const {
-  return impl_->full_source(impl_->pieces.at(i));
+  return impl_->full_source(*impl_->pieces.at(i));
 }
 
 }  // namespace harness::streamgraph

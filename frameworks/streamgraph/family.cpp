@@ -10,6 +10,7 @@
 #include "frameworks/streamgraph/benchmarks/benchmark.h"
 #include "frameworks/streamgraph/executor_cpu.h"
 #include "frameworks/streamgraph/executor_gpu.h"
+#include "frameworks/streamgraph/mapper.h"
 #include "frameworks/streamgraph/partition.h"
 #include "frameworks/streamgraph/pipeline.h"
 #include "frameworks/streamgraph/schedule.h"
@@ -75,6 +76,7 @@ class StreamGraphPoint final : public PointRunner {
   StreamGraphPoint(const PointContext& ctx, Mode mode)
       : mode_(mode),
         device_(ctx.device),
+        devices_(ctx.devices),
         info_(info_of_app(ctx.app)),
         n_(static_cast<int>(param_int(ctx.params, "n", 0))),
         iterations_(param_int(ctx.params, "iterations", 1)),
@@ -112,6 +114,7 @@ class StreamGraphPoint final : public PointRunner {
     } else if (mode_ == Mode::gpu_multi || mode_ == Mode::gpu_single) {
       if (!device_)
         throw UsageError("streamgraph GPU variants need a GPU backend (opencl or cuda)");
+      const std::vector<backend::Device*> logical = logical_gpus();
       batch_ = param_int(params_, "batch", 1);
       const auto shared = static_cast<std::uint64_t>(param_int(params_, "shared_kib", 0)) * 1024;
       const DeviceLimits limits = device_limits(device_->info(), shared);
@@ -133,6 +136,7 @@ class StreamGraphPoint final : public PointRunner {
         }
       }
       partitions_ = p.gpu_partitions();
+      const Mapping mapping = map_partitions(g, s, p, static_cast<int>(logical.size()), limits);
       GpuRunOptions o;
       o.target = codegen_target(device_->info(), shared);
       o.single = mode_ == Mode::gpu_single;
@@ -142,11 +146,17 @@ class StreamGraphPoint final : public PointRunner {
           fmt::format("{}-n{}-{}", info_.name, n_, mode_ == Mode::gpu_single ? "single" : "multi");
       const std::string dump = param_str(params_, "dump_source");
       if (!dump.empty() && dump != "0") o.dump_dir = dump == "1" ? "streamgraph-src" : dump;
+      const std::string channels = param_str(params_, "channels");
+      o.channels = parse_channel_mode(channels.empty() ? "host" : channels);
       device_->make_current();
       try {
-        gpu_ = std::make_unique<GpuGraph>(*device_, g, s, p, o);
+        gpu_ = std::make_unique<GpuGraph>(logical, g, s, p, mapping, o);
       } catch (const UsageError& e) {
         throw SkipPoint(std::string("no solution: ") + e.what());
+      }
+      for (backend::Device* d : logical) {
+        if (std::find(physical_.begin(), physical_.end(), d) == physical_.end())
+          physical_.push_back(d);
       }
       for (const std::string& f : gpu_->dumped_files())
         fmt::print(stderr, "streamgraph: generated source written to {}\n", f);
@@ -170,12 +180,14 @@ class StreamGraphPoint final : public PointRunner {
       stages_ = 1;
     } else {
       if (device_) device_->make_current();
+      if (gpu_) gpu_->reset_stats();
       PipelineOptions o;
       o.iterations = iterations_;
       o.batch = batch_;
       const PipelineResult r = run_pipeline(bench_.graph, schedule_, plan_, o);
       firings_ = r.host_firings;
       stages_ = r.stages;
+      blocked_s_ = r.stage_blocked_seconds;
     }
     m.total_ms = total.elapsed_ms();
     m.phases.push_back({"steady", m.total_ms});
@@ -199,8 +211,88 @@ class StreamGraphPoint final : public PointRunner {
       m.counters["parallel_executions"] = max_parallel_;
       m.counters["local_bytes"] = static_cast<double>(max_local_);
       m.counters["group_size"] = max_group_;
+      gpu_counters(m);
     }
     return m;
+  }
+
+  // The GPUs the point runs on: `gpus` logical GPUs, round-robin onto the
+  // devices the runner gave when share_devices=1.
+  std::vector<backend::Device*> logical_gpus() const {
+    std::vector<backend::Device*> found = devices_;
+    if (found.empty()) found.push_back(device_);
+    const auto gpus =
+        static_cast<std::size_t>(params_.count("gpus") ? param_int(params_, "gpus", 1) : 1);
+    const bool share = param_str(params_, "share_devices") == "1";
+    if (found.size() < gpus && !share) {
+      throw UsageError(fmt::format(
+          "streamgraph: gpus={} needs {} {} devices, {} found (share_devices=1 runs them as "
+          "logical GPUs on those present)",
+          gpus, gpus, backend::kind_name(device_->info().kind), found.size()));
+    }
+    std::vector<backend::Device*> out;
+    for (std::size_t i = 0; i < gpus; ++i) out.push_back(found[i % found.size()]);
+    return out;
+  }
+
+  // GPUs used, partitions per GPU, channels between GPUs and the path they
+  // took, and per GPU where its time went (what limits scaling).
+  void gpu_counters(Measurement& m) const {
+    const ChannelRoutes& routes = gpu_->routes();
+    m.counters["gpus"] = gpu_->gpus();
+    m.counters["gpus_used"] = gpu_->gpus_used();
+    m.counters["physical_devices"] = static_cast<double>(physical_.size());
+    m.counters["crossing_channels"] = routes.crossing;
+    m.counters["crossing_bytes"] =
+        static_cast<double>(routes.crossing_bytes_per_execution) * static_cast<double>(iterations_);
+    m.counters["path_host_channels"] = routes.host;
+    m.counters["path_p2p_channels"] = routes.p2p;
+    m.counters["p2p_fallback_channels"] = routes.fallback;
+    m.counters["p2p_fallback_no_peer"] = routes.fallback_no_peer;
+    m.counters["p2p_fallback_peek"] = routes.fallback_peek;
+    for (backend::PeerCopy path :
+         {backend::PeerCopy::same_device, backend::PeerCopy::direct, backend::PeerCopy::driver}) {
+      std::string name = std::string("p2p_path_") + backend::peer_copy_name(path);
+      std::replace(name.begin(), name.end(), '-', '_');
+      m.counters[name] = routes.p2p > 0 && routes.path == path ? 1 : 0;
+    }
+    const std::vector<int> gpu_of = gpu_->gpu_of_piece();
+    const std::vector<int> part_of = gpu_->partition_of_piece();
+    const std::vector<GpuStats> stats = gpu_->stats();
+    std::uint64_t h2d = 0, d2h = 0, p2p = 0;
+    int stage = 0;
+    for (std::size_t i = 0; i < stats.size(); ++i) {
+      const GpuStats& st = stats[i];
+      std::vector<int> parts;
+      for (std::size_t k = 0; k < gpu_of.size(); ++k) {
+        if (gpu_of[k] == static_cast<int>(i) &&
+            std::find(parts.begin(), parts.end(), part_of[k]) == parts.end())
+          parts.push_back(part_of[k]);
+      }
+      const std::string gpu = fmt::format("gpu{}_", i);
+      m.counters[gpu + "partitions"] = static_cast<double>(parts.size());
+      m.counters[gpu + "kernels"] = st.pieces;
+      m.counters[gpu + "kernel_ms"] = st.kernel_ms;
+      m.counters[gpu + "h2d_ms"] = st.h2d_ms;
+      m.counters[gpu + "d2h_ms"] = st.d2h_ms;
+      m.counters[gpu + "p2p_ms"] = st.p2p_ms;
+      m.counters[gpu + "staging_ms"] = st.staging_ms;
+      m.counters[gpu + "wait_ms"] = st.wait_ms;
+      if (st.pieces > 0) {
+        const auto k = static_cast<std::size_t>(stage++);
+        m.counters[gpu + "blocked_ms"] = k < blocked_s_.size() ? blocked_s_[k] * 1e3 : 0.0;
+      }
+      h2d += st.h2d_bytes;
+      d2h += st.d2h_bytes;
+      p2p += st.p2p_bytes;
+    }
+    double cpu_blocked = 0;
+    for (auto k = static_cast<std::size_t>(stage); k < blocked_s_.size(); ++k)
+      cpu_blocked = std::max(cpu_blocked, blocked_s_[k] * 1e3);
+    m.counters["cpu_stage_blocked_ms_max"] = cpu_blocked;
+    m.counters["h2d_bytes"] = static_cast<double>(h2d);
+    m.counters["d2h_bytes"] = static_cast<double>(d2h);
+    m.counters["p2p_bytes"] = static_cast<double>(p2p);
   }
 
   std::string validate_last() override {
@@ -233,6 +325,8 @@ class StreamGraphPoint final : public PointRunner {
  private:
   Mode mode_;
   backend::Device* device_;
+  std::vector<backend::Device*> devices_, physical_;
+  std::vector<double> blocked_s_;
   const BenchmarkInfo& info_;
   int n_;
   std::int64_t iterations_;
@@ -255,12 +349,16 @@ std::string skip_n(const PointContext& ctx) {
   const auto n = param_int(ctx.params, "n", 0);
   if (!info.valid_n(static_cast<int>(n)))
     return fmt::format("N = {} is not a valid size for {}", n, info.name);
+  if (param_str(ctx.params, "channels") == "p2p" && ctx.params.count("gpus") &&
+      param_int(ctx.params, "gpus", 1) == 1)
+    return "channels=p2p with gpus=1: no channel crosses GPUs (the host-channel point is the "
+           "same run)";
   return "";
 }
 
 void add_variant(const std::string& name, const std::string& description,
                  std::vector<backend::Kind> backends, Params params, Mode mode,
-                 const std::vector<std::string>& apps) {
+                 const std::vector<std::string>& apps, DeviceNeeds devices = {}) {
   VariantInfo v;
   v.framework = "streamgraph";
   v.name = name;
@@ -269,6 +367,7 @@ void add_variant(const std::string& name, const std::string& description,
   v.default_params = std::move(params);
   v.apps = apps;
   v.skip = skip_n;
+  v.devices = std::move(devices);
   v.make = [mode](const PointContext& ctx) -> std::unique_ptr<PointRunner> {
     return std::make_unique<StreamGraphPoint>(ctx, mode);
   };
@@ -305,10 +404,18 @@ void register_family() {
                       {"shared_kib", "0"},
                       {"seed", "1"},
                       {"dump_source", "0"}};
+  Params multi = gpu;
+  multi["gpus"] = "1";
+  multi["share_devices"] = "0";
+  multi["channels"] = "host";
+  DeviceNeeds several;
+  several.count_param = "gpus";
+  several.share_param = "share_devices";
   add_variant("gpu-multi",
               "multilevel partitions, one generated kernel each (C/M threads, WS/DB in local "
-              "memory), host-staged channels, stateful filters on host threads",
-              {backend::Kind::opencl, backend::Kind::cuda}, gpu, Mode::gpu_multi, apps);
+              "memory), mapped onto `gpus` GPUs (a host thread each), channels between GPUs "
+              "staged on the host or peer to peer (`channels`), stateful filters on host threads",
+              {backend::Kind::opencl, backend::Kind::cuda}, multi, Mode::gpu_multi, apps, several);
   add_variant("gpu-single",
               "the previous work's single partition ('no solution' where it does not fit), "
               "same code generation and executor",

@@ -5,6 +5,8 @@
 #include <condition_variable>
 #include <deque>
 #include <exception>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <queue>
 #include <thread>
@@ -18,23 +20,31 @@ namespace {
 
 struct Stopped {};  // thrown inside a stage when another stage failed
 
+// One block of a channel between stages: its host items and, for channels
+// whose items stay on a device, the attachment that holds them.
+template <class T>
+struct Block {
+  std::vector<T> items;
+  std::shared_ptr<void> attachment;
+};
+
 // A bounded FIFO of blocks between two stages.
 template <class T>
 class BlockQueue {
  public:
   explicit BlockQueue(std::size_t capacity) : capacity_(std::max<std::size_t>(capacity, 1)) {}
-  void push(std::vector<T> block) {
+  void push(Block<T> block) {
     std::unique_lock lock(mutex_);
     not_full_.wait(lock, [&] { return closed_ || blocks_.size() < capacity_; });
     if (closed_) throw Stopped{};
     blocks_.push_back(std::move(block));
     not_empty_.notify_one();
   }
-  std::vector<T> pop() {
+  Block<T> pop() {
     std::unique_lock lock(mutex_);
     not_empty_.wait(lock, [&] { return closed_ || !blocks_.empty(); });
     if (closed_) throw Stopped{};
-    std::vector<T> block = std::move(blocks_.front());
+    Block<T> block = std::move(blocks_.front());
     blocks_.pop_front();
     not_full_.notify_one();
     return block;
@@ -50,7 +60,7 @@ class BlockQueue {
   std::size_t capacity_;
   std::mutex mutex_;
   std::condition_variable not_full_, not_empty_;
-  std::deque<std::vector<T>> blocks_;
+  std::deque<Block<T>> blocks_;
   bool closed_ = false;
 };
 
@@ -64,10 +74,24 @@ class RunnerAccess final : public ChannelAccess {
   void append(ChannelId c, const void* items, std::size_t count) override {
     r_.fifo(c).append(static_cast<const T*>(items), count);
   }
+  void attach(ChannelId c, std::shared_ptr<void> a) override { attached_[c] = std::move(a); }
+  std::shared_ptr<void> take_attachment(ChannelId c) override {
+    auto it = attached_.find(c);
+    if (it == attached_.end()) return nullptr;
+    std::shared_ptr<void> a = std::move(it->second);
+    attached_.erase(it);
+    return a;
+  }
 
  private:
   HostRunner<T>& r_;
+  std::map<ChannelId, std::shared_ptr<void>> attached_;
 };
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 struct UnitInfo {
   std::vector<NodeId> nodes;               // in the schedule's order
@@ -168,6 +192,7 @@ PipelineResult run_typed(const Graph& g, const Schedule& s, const PipelinePlan& 
   std::mutex error_mutex;
   std::exception_ptr first_error;
   std::uint64_t host_firings = 0;
+  std::vector<double> blocked(static_cast<std::size_t>(stages), 0.0);
   auto stop_all = [&] {
     for (auto& q : queues) {
       if (q) q->close();
@@ -175,7 +200,11 @@ PipelineResult run_typed(const Graph& g, const Schedule& s, const PipelinePlan& 
   };
 
   auto stage_main = [&](int stage) {
+    double waited = 0;
     try {
+      if (static_cast<std::size_t>(stage) < plan.stage_setup.size() &&
+          plan.stage_setup[static_cast<std::size_t>(stage)])
+        plan.stage_setup[static_cast<std::size_t>(stage)]();
       HostRunner<T> runner(g);
       RunnerAccess<T> access(runner);
       // Block -1 is the initialization.
@@ -185,8 +214,11 @@ PipelineResult run_typed(const Graph& g, const Schedule& s, const PipelinePlan& 
           const UnitInfo& info = units[static_cast<std::size_t>(u)];
           const PipelineUnit& unit = plan.units[static_cast<std::size_t>(u)];
           for (ChannelId c : info.inputs) {
-            std::vector<T> block = queues[static_cast<std::size_t>(c)]->pop();
-            runner.fifo(c).append(block.data(), block.size());
+            const auto t = Clock::now();
+            Block<T> block = queues[static_cast<std::size_t>(c)]->pop();
+            waited += seconds_since(t);
+            runner.fifo(c).append(block.items.data(), block.items.size());
+            if (block.attachment) access.attach(c, std::move(block.attachment));
           }
           if (b < 0) {
             for (NodeId v : info.nodes) {
@@ -203,12 +235,17 @@ PipelineResult run_typed(const Graph& g, const Schedule& s, const PipelinePlan& 
               }
             }
           }
-          for (ChannelId c : info.outputs)
-            queues[static_cast<std::size_t>(c)]->push(runner.fifo(c).take_all());
+          for (ChannelId c : info.outputs) {
+            Block<T> block{runner.fifo(c).take_all(), access.take_attachment(c)};
+            const auto t = Clock::now();
+            queues[static_cast<std::size_t>(c)]->push(std::move(block));
+            waited += seconds_since(t);
+          }
         }
       }
       std::lock_guard lock(error_mutex);
       host_firings += runner.firings();
+      blocked[static_cast<std::size_t>(stage)] = waited;
     } catch (const Stopped&) {
     } catch (...) {
       {
@@ -230,9 +267,20 @@ PipelineResult run_typed(const Graph& g, const Schedule& s, const PipelinePlan& 
   r.blocks = blocks;
   r.stages = stages;
   r.host_firings = host_firings;
+  r.stage_blocked_seconds = std::move(blocked);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }
+
+}  // namespace
+
+void ChannelAccess::attach(ChannelId c, std::shared_ptr<void>) {
+  throw RunError("stream graph pipeline: channel " + std::to_string(c) +
+                 " cannot carry device blocks here");
+}
+std::shared_ptr<void> ChannelAccess::take_attachment(ChannelId) { return nullptr; }
+
+namespace {
 
 double node_work(const Graph& g, const Schedule& s, NodeId v) {
   const Node& n = g.node(v);

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "frameworks/streamgraph/graph.h"
@@ -31,6 +32,12 @@ class ChannelAccess {
   virtual const void* front(ChannelId c) = 0;
   virtual void consume(ChannelId c, std::size_t items) = 0;
   virtual void append(ChannelId c, const void* items, std::size_t count) = 0;
+  // A channel between stages may carry, beside its host items, one opaque
+  // attachment per block (device-resident items: peer-to-peer channels).
+  // The producing unit attaches it, the pipeline hands it on with the block,
+  // the consuming unit takes it (null when the block came without one).
+  virtual void attach(ChannelId c, std::shared_ptr<void> attachment);
+  virtual std::shared_ptr<void> take_attachment(ChannelId c);
 };
 
 struct PipelineUnit {
@@ -44,6 +51,9 @@ struct PipelineUnit {
 
 struct PipelinePlan {
   std::vector<PipelineUnit> units;  // cover the graph; their graph must be acyclic
+  // Optional, per stage: run first on the stage's thread (a GPU stage makes
+  // its device current there).
+  std::vector<std::function<void()>> stage_setup;
 };
 
 struct PipelineOptions {
@@ -58,6 +68,9 @@ struct PipelineResult {
   int stages = 0;
   std::uint64_t host_firings = 0;  // operator firings on the host (initialization included)
   double seconds = 0;
+  // Per stage: seconds its thread waited on the channels between stages
+  // (an empty input or a full output), the rest of `seconds` it worked.
+  std::vector<double> stage_blocked_seconds;
 };
 
 // Throws harness::UsageError for a plan that does not cover the graph once or

@@ -86,6 +86,29 @@ Image2D Device::allocate_image_f32(std::size_t width, std::size_t height) {
                  ")");
 }
 
+const char* peer_copy_name(PeerCopy path) {
+  switch (path) {
+    case PeerCopy::none:
+      return "none";
+    case PeerCopy::same_device:
+      return "same-device";
+    case PeerCopy::direct:
+      return "direct";
+    case PeerCopy::driver:
+      return "driver";
+  }
+  return "?";
+}
+
+PeerCopy Device::peer_copy(Device& other) {
+  return &other == this ? PeerCopy::same_device : PeerCopy::none;
+}
+
+void Queue::copy_peer(Buffer& dst, const Device& /*dst_device*/, std::size_t dst_offset,
+                      const Buffer& src, std::size_t src_offset, std::size_t bytes) {
+  copy(dst, dst_offset, src, src_offset, bytes);
+}
+
 void Queue::write_image(Image2D& /*image*/, const float* /*src*/) {
   throw RunError("write_image on a queue whose backend has no images");
 }

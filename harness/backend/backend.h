@@ -329,6 +329,18 @@ struct TimedSpan {
   double milliseconds = 0;
 };
 
+class Device;
+
+// How Queue::copy_peer reaches another device's buffers.
+enum class PeerCopy {
+  none,         // it cannot (OpenCL devices in different contexts, another backend)
+  same_device,  // the other is this device
+  direct,       // device to device (CUDA peer access enabled: NVLink or PCIe)
+  driver,       // the driver copies, staging through host memory (CUDA without peer access)
+};
+// "none", "same-device", "direct", "driver".
+const char* peer_copy_name(PeerCopy path);
+
 // In-order command queue / stream. Commands are asynchronous; finish() waits.
 // Spans group commands into named phases timed on the device (CUDA events or
 // OpenCL profiling: start of the first command to end of the last).
@@ -339,6 +351,11 @@ class Queue {
   virtual void read(void* dst, const Buffer& src, std::size_t src_offset, std::size_t bytes) = 0;
   virtual void copy(Buffer& dst, std::size_t dst_offset, const Buffer& src, std::size_t src_offset,
                     std::size_t bytes) = 0;
+  // Copies from `src` (a buffer of this queue's device) into `dst`, a buffer
+  // of `dst_device`, where this queue's Device::peer_copy(dst_device) says
+  // it can: CUDA cudaMemcpyPeerAsync; elsewhere copy() (one device, one context).
+  virtual void copy_peer(Buffer& dst, const Device& dst_device, std::size_t dst_offset,
+                         const Buffer& src, std::size_t src_offset, std::size_t bytes);
   virtual void fill_zero(Buffer& dst, std::size_t offset, std::size_t bytes) = 0;
   // All of `image` from width() x height() floats, row after row. Default:
   // a RunError (the backend has no images).
@@ -398,6 +415,10 @@ class Device {
   // Makes this device current for the calling host thread: cudaSetDevice(index)
   // on CUDA (for threads that drive one GPU each), nothing elsewhere.
   virtual void make_current() {}
+  // Whether and how this device's queues can copy into buffers of `other`
+  // (Queue::copy_peer); on CUDA this enables peer access where the hardware
+  // allows it. Default: same_device for this device, none otherwise.
+  virtual PeerCopy peer_copy(Device& other);
 };
 
 // Throws RunError unless `info`'s device can hold a width x height Image2D.

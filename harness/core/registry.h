@@ -76,6 +76,12 @@ struct DeviceNeeds {
   // (stream graphs' "gpus"); empty: one device. A point asking for more than
   // are present is skipped with the reason.
   std::string count_param;
+  // Name of a parameter that, when "1", lets the point run on fewer devices
+  // than count_param asks for (the variant maps its logical GPUs onto the
+  // devices it gets, round-robin); empty: no sharing. Without it, a point
+  // asking for more devices than present is skipped in an experiment and a
+  // UsageError from `harness run`.
+  std::string share_param;
   // The point also runs work on the host CPU beside its GPU (co-processing);
   // the host is recorded among the point's devices.
   bool with_host = false;

@@ -131,7 +131,19 @@ std::vector<backend::Device*> target_devices(Devices& devices, const VariantInfo
     backend::Device* d = devices.get(kind, index, required, why);
     return d ? std::vector<backend::Device*>{d} : std::vector<backend::Device*>{};
   }
-  return devices.get_several(kind, index, count, why);
+  std::string short_of;
+  auto found = devices.get_several(kind, index, count, &short_of);
+  const auto share =
+      v.devices.share_param.empty() ? params.end() : params.find(v.devices.share_param);
+  const bool shared = share != params.end() && share->second == "1";
+  if (!found.empty() && shared) return found;  // logical devices share the ones found
+  if (why && !short_of.empty()) {
+    *why = short_of;
+    if (!v.devices.share_param.empty() && !found.empty())
+      *why += fmt::format(" ({}=1 runs them as logical devices on those present)",
+                          v.devices.share_param);
+  }
+  return found;
 }
 
 }  // namespace
@@ -291,7 +303,8 @@ RunSummary run_single(const SinglePoint& sp) {
     t.devices =
         target_devices(devices, v, params, sp.backend,
                        sp.device >= 0 ? std::optional<int>(sp.device) : std::nullopt, true, &why);
-    t.skip_reason = why;
+    // A single run asking for more devices than present is the caller's error.
+    if (!why.empty()) throw UsageError(fmt::format("{}/{}: {}", sp.framework, sp.variant, why));
   }
   datasets::DatasetFile file;
   std::string label;

@@ -148,6 +148,35 @@ class FasterTest(unittest.TestCase):
         self.assertEqual(vs["opencl"].verdict, V.DOES_NOT_HOLD)
 
 
+class FasterVaryTest(unittest.TestCase):
+    """'vary': candidate and baseline differ in those axes by design (2 GPUs
+    over 1) and pair on the others (N)."""
+
+    def points(self):
+        def pt(n, gpus, fraction):
+            return C.make_v2_point(variant="gpu-multi", framework="streamgraph", app="sg-des",
+                                   axes={"n": str(n), "gpus": str(gpus)}, fraction=fraction)
+        return [pt(4, 1, 0.9), pt(16, 1, 0.005), pt(4, 2, 0.9), pt(16, 2, 0.02)]
+
+    RULE = {"kind": "faster", "candidate": {"framework": "streamgraph", "params": {"gpus": 2}},
+            "baseline": {"framework": "streamgraph", "params": {"gpus": 1}},
+            "metric": "total_ms", "at": "all", "min_speedup": 1.5, "quorum": 0.0}
+
+    def test_pairs_on_the_other_axes(self):
+        vs = evaluate_v2(dict(self.RULE, vary=["gpus"]), self.points())
+        self.assertEqual([v.verdict for v in vs], [V.HOLDS], vs[0].detail)
+        self.assertIn("n=16", vs[0].detail)
+
+    def test_without_vary_no_exact_pair(self):
+        # every candidate falls back to the fastest baseline of its app (N = 4)
+        vs = evaluate_v2(self.RULE, self.points())
+        self.assertEqual([v.verdict for v in vs], [V.DOES_NOT_HOLD], vs[0].detail)
+
+    def test_vary_must_be_a_list(self):
+        with self.assertRaises(ValueError):
+            V.faster(dict(self.RULE, vary="gpus"), self.points())
+
+
 class RegistryTest(unittest.TestCase):
     def test_unknown_kind(self):
         vs = evaluate({"kind": "monotonic_decrease"}, [C.make_point("mars", "cuda", "1MiB", MiB, 1.0)])

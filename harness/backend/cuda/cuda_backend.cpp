@@ -313,6 +313,24 @@ class CudaQueue final : public Queue {
           "cudaMemcpyAsync", "copy");
   }
 
+  void copy_peer(Buffer& dst, const Device& dst_device, std::size_t dst_offset, const Buffer& src,
+                 std::size_t src_offset, std::size_t bytes) override {
+    check_range(dst, dst_offset, bytes, "copy_peer destination");
+    check_range(src, src_offset, bytes, "copy_peer source");
+    if (bytes == 0) return;
+    const int dst_index = dst_device.info().index;
+    if (dst_device.info().kind != Kind::cuda)
+      throw RunError("copy_peer from a CUDA device into a " +
+                     std::string(kind_name(dst_device.info().kind)) + " buffer");
+    if (dst_index == index_) {
+      copy(dst, dst_offset, src, src_offset, bytes);
+      return;
+    }
+    check(cudaMemcpyPeerAsync(at(dst, dst_offset), dst_index, at(src, src_offset), index_, bytes,
+                              stream_),
+          "cudaMemcpyPeerAsync", "copy_peer");
+  }
+
   void fill_zero(Buffer& dst, std::size_t offset, std::size_t bytes) override {
     check_range(dst, offset, bytes, "fill_zero");
     if (bytes == 0) return;
@@ -742,6 +760,24 @@ class CudaDevice final : public Device {
   }
   // native_handle() stays nullptr: CUDA code uses info().index after make_current().
   void make_current() override { activate(info_.index); }
+
+  PeerCopy peer_copy(Device& other) override {
+    if (&other == this || (other.info().kind == Kind::cuda && other.info().index == info_.index))
+      return PeerCopy::same_device;
+    if (other.info().kind != Kind::cuda) return PeerCopy::none;
+    int can = 0;
+    check(cudaDeviceCanAccessPeer(&can, info_.index, other.info().index),
+          "cudaDeviceCanAccessPeer");
+    if (!can) return PeerCopy::driver;  // cudaMemcpyPeerAsync stages through the host
+    activate(info_.index);
+    const cudaError_t err = cudaDeviceEnablePeerAccess(other.info().index, 0);
+    if (err == cudaErrorPeerAccessAlreadyEnabled) {
+      clear_last_error();
+    } else {
+      check(err, "cudaDeviceEnablePeerAccess");
+    }
+    return PeerCopy::direct;
+  }
 
  private:
   DeviceInfo info_;
