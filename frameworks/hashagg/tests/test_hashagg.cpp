@@ -2,7 +2,7 @@
 // the reference on the shared cases of every app it runs, with many small
 // chunks and lanes, odd segments, no local table, colliding hashes in the
 // global table, one hot key, keys at the local table's length limit, a table
-// that grows; the apps it refuses; phases and counters.
+// that grows; phases and counters. The other apps: test_hashagg_apps.cpp.
 #include <string>
 
 #include "frameworks/apps/registry.h"
@@ -45,12 +45,8 @@ class HashAggTest : public DeviceAppTest {
   }
 };
 
-TEST_P(HashAggTest, MatchesReferenceOrRefuses) {
-  if (!runs(app())) {
-    auto runtime = hashagg::make_runtime(*device_, hashagg::Options{});
-    EXPECT_THROW(runtime->prepare(app()), UsageError) << app_name();
-    return;
-  }
+TEST_P(HashAggTest, MatchesReference) {
+  if (!runs(app())) GTEST_SKIP() << "the records path: test_hashagg_apps.cpp";
   expect_reference(runtimes(hashagg::Options{}), app(), "hashagg/pipelined");
   expect_reference(runtimes(resident()), app(), "hashagg/resident");
   expect_reference(runtimes(small_pieces()), app(), "pipelined, 4 KiB chunks, 2 lanes, 3x32, 7");
@@ -93,8 +89,9 @@ mapreduce::RunResult run_words(backend::Device& device, const hashagg::Options& 
 }
 
 // Keys of every length around the local table's limit (HA_LOCAL_KEY_BYTES)
-// and the runs path's packed keys (12 letters for word count), in both cases, words whose 32-bit FNV-1a hashes collide, one hot word, and
-// keys with an equal first packed word (same length and first three letters).
+// and the runs path's packed keys (12 letters for word count), in both cases, words whose 32-bit
+// FNV-1a hashes collide, one hot word, and keys with an equal first packed word (same length and
+// first three letters).
 TEST_P(HashAggWordCount, KeyShapesAndCollisions) {
   const auto [a, b] = fnv_colliding_words();
   std::string text;
@@ -179,8 +176,7 @@ TEST_P(HashAggWordCount, ShortKeyTableGrowsOnceAndIsReused) {
 TEST_P(HashAggWordCount, PhasesAndCounters) {
   const std::string text = generated("text-zipf", 100000, 5);
   const mapreduce::RunResult p = run_words(*device_, small_pieces(), text);
-  EXPECT_EQ(phase_names(p),
-            (std::vector<std::string>{"pipeline", "group", "reduce", "copy_out"}));
+  EXPECT_EQ(phase_names(p), (std::vector<std::string>{"pipeline", "group", "reduce", "copy_out"}));
   EXPECT_GT(p.measurement.counters.at("chunks"), 10.0);
   EXPECT_GT(p.measurement.counters.at("copy_in_busy_ms"), 0.0);
   EXPECT_GT(p.measurement.counters.at("map_busy_ms"), 0.0);
