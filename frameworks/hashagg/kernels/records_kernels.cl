@@ -12,6 +12,8 @@
  *     entry's run, and hashagg_pairs_reduce (or, map-only,
  *     hashagg_pairs_gather) follows.
  * Included at the end of hashagg_kernels.cl. */
+#ifndef HASHAGG_RECORDS_KERNELS_CL
+#define HASHAGG_RECORDS_KERNELS_CL
 
 #if APP_HAS_COMBINE && !HA_HASH_AGG
 #define HA_SLOTS HA_COMBINE_SLOTS
@@ -127,7 +129,11 @@ KERNEL hashagg_map_pairs(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u
   ctx.pairs.out_len = out_len;
   ctx.pairs.out_val = out_val;
   ctx.pairs.out_bytes = out_bytes;
-  combine = combine && HA_SLOTS > 1u && mode == HA_PAIRS_ENTRY ? 1u : 0u;
+#if APP_HAS_COMBINE
+  combine = combine && mode == HA_PAIRS_ENTRY ? 1u : 0u;
+#else
+  combine = 0u;
+#endif
   for (u32 s = LOCAL_ID; s < HA_SLOTS; s += LOCAL_SIZE) {
     slot_entry[s] = 0u;
     slot_count[s] = 0u;
@@ -313,3 +319,5 @@ KERNEL hashagg_pairs_gather(GLOBAL const u32* order, GLOBAL const APP_VAL_T* val
   const u32 i = GLOBAL_ID;
   if (i < n) sorted_vals[i] = vals[order[i]];
 }
+
+#endif
