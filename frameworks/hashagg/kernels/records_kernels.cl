@@ -15,11 +15,10 @@
 #ifndef HASHAGG_RECORDS_KERNELS_CL
 #define HASHAGG_RECORDS_KERNELS_CL
 
-#if APP_HAS_COMBINE && !HA_HASH_AGG
+/* The combine table's slots; apps without a combiner use none, but their
+ * arrays keep the full size: arrays of one element indexed by LOCAL_ID made
+ * PoCL 3.1 compile the whole kernel to `unreachable`. */
 #define HA_SLOTS HA_COMBINE_SLOTS
-#else
-#define HA_SLOTS 1u
-#endif
 #define HA_NO_SLOT 0xffffffffu
 
 KERNEL hashagg_map_records_add(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u32 first,
@@ -55,11 +54,33 @@ KERNEL hashagg_map_records_add(GLOBAL const uchar* input, GLOBAL const u32* rec_
 #endif
 }
 
+/* The pairs map's context (kernel arguments and local arrays), built where it
+ * is used: kept across barriers, PoCL lost the local pointers in it. */
+#define HA_PAIRS_CTX(ctx)                                                                          \
+  EmitCtx ctx = ha_table_ctx(side, side_size,                                                      \
+                             ght_table(slots, slot_mask, hash_mask, entries, entry_capacity, keys, \
+                                       key_capacity, 0, 0, 0u, ght_counters),                      \
+                             0);                                                                   \
+  ctx.pairs.mode = mode;                                                                           \
+  ctx.pairs.stage_key = stage_key;                                                                 \
+  ctx.pairs.stage_len = stage_len;                                                                 \
+  ctx.pairs.stage_val = stage_val;                                                                 \
+  ctx.pairs.stage_bytes = (LOCAL_PTR uchar*)stage_words;                                           \
+  ctx.pairs.stage_count = stage_count;                                                             \
+  ctx.pairs.counters = counters;                                                                   \
+  ctx.pairs.pair_capacity = pair_capacity;                                                         \
+  ctx.pairs.key_capacity = out_key_capacity;                                                       \
+  ctx.pairs.out_key = out_key;                                                                     \
+  ctx.pairs.out_len = out_len;                                                                     \
+  ctx.pairs.out_val = out_val;                                                                     \
+  ctx.pairs.out_bytes = out_bytes;
+
 /* When `flush` (the same for the whole work-group), writes the work-group's
  * combine table out as pairs (one reservation) and empties it. In the kernel
  * body, every work-item through its barriers whatever `flush` is. */
 #define HA_COMBINE_FLUSH(flush)                                                  \
   if (LOCAL_ID == 0u && (flush)) {                                               \
+    HA_PAIRS_CTX(ctx)                                                            \
     u32 n = 0, at = 0, key_at = 0;                                               \
     for (u32 s = 0; s < HA_SLOTS; ++s) {                                         \
       if (slot_entry[s] != 0u) flush_pos[s] = n++;                               \
@@ -112,23 +133,6 @@ KERNEL hashagg_map_pairs(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u
   LOCAL_ARRAY(u32, slot_count, HA_SLOTS); /* values folded */
   LOCAL_ARRAY(u32, flush_pos, HA_SLOTS);
   LOCAL_ARRAY(APP_VAL_T, slot_val, HA_SLOTS);
-  EmitCtx ctx = ha_table_ctx(side, side_size,
-                             ght_table(slots, slot_mask, hash_mask, entries, entry_capacity, keys,
-                                       key_capacity, 0, 0, 0u, ght_counters),
-                             0);
-  ctx.pairs.mode = mode;
-  ctx.pairs.stage_key = stage_key;
-  ctx.pairs.stage_len = stage_len;
-  ctx.pairs.stage_val = stage_val;
-  ctx.pairs.stage_bytes = (LOCAL_PTR uchar*)stage_words;
-  ctx.pairs.stage_count = stage_count;
-  ctx.pairs.counters = counters;
-  ctx.pairs.pair_capacity = pair_capacity;
-  ctx.pairs.key_capacity = out_key_capacity;
-  ctx.pairs.out_key = out_key;
-  ctx.pairs.out_len = out_len;
-  ctx.pairs.out_val = out_val;
-  ctx.pairs.out_bytes = out_bytes;
 #if APP_HAS_COMBINE
   combine = combine && mode == HA_PAIRS_ENTRY ? 1u : 0u;
 #else
@@ -150,6 +154,7 @@ KERNEL hashagg_map_pairs(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u
   for (u32 round = 0; round < rounds; ++round) {
     const u32 r = (round * NUM_GROUPS + GROUP_ID) * LOCAL_SIZE + LOCAL_ID;
     if (r < records) {
+      HA_PAIRS_CTX(ctx)
       app_map(&ctx, input, rec_off[first + r] - base, rec_off[first + r + 1u] - base);
     }
     BARRIER_LOCAL();
@@ -180,9 +185,13 @@ KERNEL hashagg_map_pairs(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u
         s = (s + 1u) & (HA_SLOTS - 1u);
       }
       stage_len[k] = slot;
-      if (slot == HA_NO_SLOT) ha_pairs_direct_g(&ctx.pairs, 0, 0u, e, stage_val[k]);
+      if (slot == HA_NO_SLOT) {
+        HA_PAIRS_CTX(ctx)
+        ha_pairs_direct_g(&ctx.pairs, 0, 0u, e, stage_val[k]);
+      }
     }
     if (LOCAL_ID == 0u && !combine) {
+      HA_PAIRS_CTX(ctx)
       u32 at = 0, key_at = 0;
       shared[2] = staged > 0u ? ha_pairs_reserve(&ctx.pairs, staged, bytes, &at, &key_at) : 0u;
       shared[0] = at;
@@ -217,7 +226,7 @@ KERNEL hashagg_map_pairs(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u
         out_val[at + k] = stage_val[k];
       }
       for (u32 i = LOCAL_ID; i < bytes; i += LOCAL_SIZE) {
-        out_bytes[key_at + i] = ctx.pairs.stage_bytes[i];
+        out_bytes[key_at + i] = ((LOCAL_PTR const uchar*)stage_words)[i];
       }
     }
     BARRIER_LOCAL();
@@ -227,7 +236,8 @@ KERNEL hashagg_map_pairs(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u
       stage_count[1] = 0u;
     }
     BARRIER_LOCAL(); /* every work-item has read the stage and `used` */
-    HA_COMBINE_FLUSH(combine && used >= HA_SLOTS / 2u)
+    const u32 half_full = 2u * used >= HA_SLOTS ? 1u : 0u;
+    HA_COMBINE_FLUSH(combine && half_full)
   }
   HA_COMBINE_FLUSH(combine)
 #else
