@@ -164,7 +164,7 @@ class RecordsRuntime final : public mapreduce::Runtime {
           const std::uint32_t begin = in.offsets[chunks[i].first];
           const std::uint32_t bytes = in.offsets[chunks[i].last] - begin;
           lane.queue->begin_span("copy_in");
-          lane.queue->write(*lane.buffer, 0, input + begin, bytes);
+          if (bytes > 0) lane.queue->write(*lane.buffer, 0, input + begin, bytes);
           lane.queue->end_span();
           lane.queue->begin_span("map");
           launch_map(*lane.queue, *lane.buffer, d_offsets, chunks[i], begin, d_side, side_size);

@@ -19,7 +19,16 @@
  * arrays keep the full size: arrays of one element indexed by LOCAL_ID made
  * PoCL 3.1 compile the whole kernel to `unreachable`. */
 #define HA_SLOTS HA_COMBINE_SLOTS
+/* A work-item's slots: LOCAL_ID + j * LOCAL_SIZE for j < HA_SLOT_STEPS (work-
+ * groups have 32 work-items at least). Not `for (s = LOCAL_ID; s < HA_SLOTS;
+ * s += LOCAL_SIZE)`: with fewer slots than work-items PoCL 3.1 (LLVM 15)
+ * never ran that loop's body, or compiled the kernel to `unreachable`. */
+#define HA_SLOT_STEPS (HA_SLOTS / 32u)
 #define HA_NO_SLOT 0xffffffffu
+/* hashagg_map_pairs: a combine table for apps with a combiner, their keys as
+ * entries. From the kernel's arguments wherever it is used: as a private
+ * variable kept across barriers, PoCL 3.1 read it as 0 in some regions. */
+#define HA_COMBINING (combine != 0u && mode == HA_PAIRS_ENTRY ? (u32)APP_HAS_COMBINE : 0u)
 
 KERNEL hashagg_map_records_add(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u32 first,
                                u32 records, u32 base, GLOBAL const uchar* side, u32 side_size,
@@ -76,29 +85,25 @@ KERNEL hashagg_map_records_add(GLOBAL const uchar* input, GLOBAL const u32* rec_
   ctx.pairs.out_bytes = out_bytes;
 
 /* When `flush` (the same for the whole work-group), writes the work-group's
- * combine table out as pairs (one reservation) and empties it. In the kernel
- * body, every work-item through its barriers whatever `flush` is. */
-#define HA_COMBINE_FLUSH(flush)                                                  \
-  if (LOCAL_ID == 0u && (flush)) {                                               \
-    HA_PAIRS_CTX(ctx)                                                            \
-    u32 n = 0, at = 0, key_at = 0;                                               \
-    for (u32 s = 0; s < HA_SLOTS; ++s) {                                         \
-      if (slot_entry[s] != 0u) flush_pos[s] = n++;                               \
-    }                                                                            \
-    shared[2] = n > 0u ? ha_pairs_reserve(&ctx.pairs, n, 0u, &at, &key_at) : 0u; \
-    shared[0] = at;                                                              \
-  }                                                                              \
-  BARRIER_LOCAL();                                                               \
-  for (u32 s = LOCAL_ID; s < HA_SLOTS && (flush); s += LOCAL_SIZE) {             \
-    if (slot_entry[s] == 0u) continue;                                           \
-    if (shared[2]) {                                                             \
-      out_key[shared[0] + flush_pos[s]] = slot_entry[s] - 1u;                    \
-      out_val[shared[0] + flush_pos[s]] = slot_val[s];                           \
-    }                                                                            \
-    slot_entry[s] = 0u;                                                          \
-    slot_count[s] = 0u;                                                          \
-  }                                                                              \
-  if (LOCAL_ID == 0u && (flush)) shared[3] = 0u;                                 \
+ * combine table out as pairs and empties it: each slot's owner reserves its
+ * pair (at most HA_COMBINE_SLOTS atomics per flush; a leader's one reservation
+ * for the table made PoCL 3.1 run its block on every work-item). In the
+ * kernel body: every work-item reaches the barrier whatever `flush` is. */
+#define HA_COMBINE_FLUSH(flush)                               \
+  for (u32 j = 0; j < HA_SLOT_STEPS && (flush); ++j) {        \
+    const u32 s = LOCAL_ID + j * LOCAL_SIZE;                  \
+    if (s >= HA_SLOTS) break;                                 \
+    if (slot_entry[s] == 0u) continue;                        \
+    HA_PAIRS_CTX(ctx)                                         \
+    u32 at = 0, key_at = 0;                                   \
+    if (ha_pairs_reserve(&ctx.pairs, 1u, 0u, &at, &key_at)) { \
+      out_key[at] = slot_entry[s] - 1u;                       \
+      out_val[at] = slot_val[s];                              \
+    }                                                         \
+    slot_entry[s] = 0u;                                       \
+    slot_count[s] = 0u;                                       \
+  }                                                           \
+  if (LOCAL_ID == 0u && (flush)) shared[3] = 0u;              \
   BARRIER_LOCAL();
 
 /* Map over records [first, first + records) in rounds of one record per
@@ -131,14 +136,10 @@ KERNEL hashagg_map_pairs(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u
   LOCAL_ARRAY(u32, shared, 4);
   LOCAL_ARRAY(u32, slot_entry, HA_SLOTS); /* entry + 1; 0: free */
   LOCAL_ARRAY(u32, slot_count, HA_SLOTS); /* values folded */
-  LOCAL_ARRAY(u32, flush_pos, HA_SLOTS);
   LOCAL_ARRAY(APP_VAL_T, slot_val, HA_SLOTS);
-#if APP_HAS_COMBINE
-  combine = combine && mode == HA_PAIRS_ENTRY ? 1u : 0u;
-#else
-  combine = 0u;
-#endif
-  for (u32 s = LOCAL_ID; s < HA_SLOTS; s += LOCAL_SIZE) {
+  for (u32 j = 0; j < HA_SLOT_STEPS; ++j) {
+    const u32 s = LOCAL_ID + j * LOCAL_SIZE;
+    if (s >= HA_SLOTS) break;
     slot_entry[s] = 0u;
     slot_count[s] = 0u;
   }
@@ -164,7 +165,7 @@ KERNEL hashagg_map_pairs(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u
                                                            : HA_PAIR_KEY_STAGE;
     /* (1) combine: each staged pair claims its entry's slot; else the
      * round's one reservation */
-    for (u32 k = LOCAL_ID; k < staged && combine; k += LOCAL_SIZE) {
+    for (u32 k = LOCAL_ID; k < staged && HA_COMBINING; k += LOCAL_SIZE) {
       const u32 e = stage_key[k];
       u32 slot = HA_NO_SLOT;
       u32 s = ((e * 2654435761u) >> 16) & (HA_SLOTS - 1u);
@@ -190,7 +191,7 @@ KERNEL hashagg_map_pairs(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u
         ha_pairs_direct_g(&ctx.pairs, 0, 0u, e, stage_val[k]);
       }
     }
-    if (LOCAL_ID == 0u && !combine) {
+    if (LOCAL_ID == 0u && !HA_COMBINING) {
       HA_PAIRS_CTX(ctx)
       u32 at = 0, key_at = 0;
       shared[2] = staged > 0u ? ha_pairs_reserve(&ctx.pairs, staged, bytes, &at, &key_at) : 0u;
@@ -200,7 +201,9 @@ KERNEL hashagg_map_pairs(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u
     BARRIER_LOCAL();
     /* (2) combine: each slot's owner folds the round's pairs of its slot, in
      * stage order; else the staged pairs and key bytes written out */
-    for (u32 s = LOCAL_ID; s < HA_SLOTS && combine; s += LOCAL_SIZE) {
+    for (u32 j = 0; j < HA_SLOT_STEPS && HA_COMBINING; ++j) {
+      const u32 s = LOCAL_ID + j * LOCAL_SIZE;
+      if (s >= HA_SLOTS) break;
       if (slot_entry[s] == 0u) continue;
       u32 n = slot_count[s];
       APP_VAL_T acc = slot_val[s];
@@ -214,7 +217,7 @@ KERNEL hashagg_map_pairs(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u
       slot_val[s] = acc;
       slot_count[s] = n;
     }
-    if (!combine && shared[2]) {
+    if (!HA_COMBINING && shared[2]) {
       const u32 at = shared[0], key_at = shared[1];
       for (u32 k = LOCAL_ID; k < staged; k += LOCAL_SIZE) {
         if (mode == HA_PAIRS_BYTES) {
@@ -237,9 +240,9 @@ KERNEL hashagg_map_pairs(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u
     }
     BARRIER_LOCAL(); /* every work-item has read the stage and `used` */
     const u32 half_full = 2u * used >= HA_SLOTS ? 1u : 0u;
-    HA_COMBINE_FLUSH(combine && half_full)
+    HA_COMBINE_FLUSH(HA_COMBINING && half_full)
   }
-  HA_COMBINE_FLUSH(combine)
+  HA_COMBINE_FLUSH(HA_COMBINING)
 #else
   (void)input;
   (void)rec_off;
