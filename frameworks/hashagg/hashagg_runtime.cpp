@@ -82,13 +82,15 @@ class HashAggRuntime final : public mapreduce::Runtime {
     if (!app.jobs().empty()) {
       throw UsageError(name() + " runs the jobs of '" + app.name() + "' one by one (JobChain)");
     }
-    records_.reset();
-    if (!refusal(app).empty()) {  // the records path
-      records_ = make_records_runtime(device_, options_);
-      records_->prepare(app);
+    if (!refusal(app).empty()) {  // the records path; kept (with its sizes) for the same app
+      if (!records_ || prepared_ != &app) {
+        records_ = make_records_runtime(device_, options_);
+        records_->prepare(app);
+      }
       prepared_ = &app;
       return;
     }
+    records_.reset();
     program_ = device_.build(mapreduce::mapreduce_program("hashagg", app));
     kernels_ = Kernels::look_up(*program_);
     prepared_ = &app;
