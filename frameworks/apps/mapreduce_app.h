@@ -141,6 +141,16 @@ class MapReduceApp {
   // Whether the app's combiner is u32 addition (its types define
   // APP_COMBINE_ADD_U32 1): runtimes may then combine with atomic adds.
   virtual bool combine_is_u32_add() const { return false; }
+  // Whether app_reduce reads only value_count of its values, never their
+  // contents (page view count's job 2 counts the visits of a URL; its types
+  // define APP_REDUCE_COUNTS_VALUES 1): runtimes may then aggregate a count
+  // per key with atomic adds instead of keeping the values.
+  virtual bool reduce_counts_values() const { return false; }
+  // Map-only apps: whether map emits the same key for many pairs (an inverted
+  // index's URLs), so that a runtime that groups pairs by key has groups to
+  // form; false where keys are distinct by construction (a matrix cell, a
+  // document pair, a ranked line) or all equal (string match's pattern).
+  virtual bool map_keys_repeat() const { return false; }
   // Whether map emits (run, one value) for every maximal run of non-separator
   // bytes and nothing else (the dialect side defines APP_KEYS_ARE_RUNS and
   // APP_RUN_VALUE): runtimes may then find the runs without app_map.

@@ -10,6 +10,7 @@
 #include "frameworks/atomicmr/global_hash_table.h"
 #include "frameworks/common/buffer_pool.h"
 #include "frameworks/common/mapreduce_program.h"
+#include "frameworks/hashagg/hashagg_records.h"
 #include "frameworks/mars/scoped_span.h"
 #include "harness/core/errors.h"
 #include "harness/core/stopwatch.h"
@@ -26,7 +27,8 @@ using backend::LaunchShape;
 
 constexpr std::uint32_t kReduceGroup = 256;
 
-// Whether hashagg runs the app, and why not.
+// Whether the byte path below runs the app, and why not (the others run on
+// records: hashagg_records.h; chained apps run job by job, JobChain).
 std::string refusal(const apps::MapReduceApp& app) {
   if (!app.jobs().empty()) return "it is a chain of jobs";
   if (!app.combine_is_u32_add()) return "its combiner is not u32 addition (APP_COMBINE_ADD_U32)";
@@ -77,8 +79,18 @@ class HashAggRuntime final : public mapreduce::Runtime {
   }
 
   void prepare(const apps::MapReduceApp& app) override {
-    const std::string why = refusal(app);
-    if (!why.empty()) throw UsageError(name() + " does not run '" + app.name() + "': " + why);
+    if (!app.jobs().empty()) {
+      throw UsageError(name() + " runs the jobs of '" + app.name() + "' one by one (JobChain)");
+    }
+    if (!refusal(app).empty()) {  // the records path; kept (with its sizes) for the same app
+      if (!records_ || prepared_ != &app) {
+        records_ = make_records_runtime(device_, options_);
+        records_->prepare(app);
+      }
+      prepared_ = &app;
+      return;
+    }
+    records_.reset();
     program_ = device_.build(mapreduce::mapreduce_program("hashagg", app));
     kernels_ = Kernels::look_up(*program_);
     prepared_ = &app;
@@ -91,6 +103,10 @@ class HashAggRuntime final : public mapreduce::Runtime {
   mapreduce::RunResult run(const apps::MapReduceApp& app, const std::uint8_t* input,
                            std::size_t size) override {
     if (prepared_ != &app) prepare(app);
+    if (records_) {
+      records_->set_app_params(app_params());
+      return records_->run(app, input, size);
+    }
     apps::check_input_size(app, size);
     auto& q = device_.queue();
     mapreduce::RunResult result;
@@ -373,7 +389,8 @@ class HashAggRuntime final : public mapreduce::Runtime {
   std::shared_ptr<backend::Program> program_;
   Kernels kernels_;
   const apps::MapReduceApp* prepared_ = nullptr;
-  bool use_runs_ = false;  // hashagg_map_runs instead of hashagg_map_bytes
+  std::unique_ptr<mapreduce::Runtime> records_;  // apps that need records (hashagg_records.h)
+  bool use_runs_ = false;                        // hashagg_map_runs instead of hashagg_map_bytes
   std::vector<Lane> lanes_;
   atomicmr::HashTableCapacity capacity_;  // the largest table needed so far
   std::uint32_t short_slots_ = 0;         // the runs path's short-key table, likewise
@@ -413,10 +430,8 @@ std::unique_ptr<mapreduce::Runtime> make_runtime(backend::Device& device, const 
 }
 
 void register_variants() {
-  std::vector<std::string> runs;
-  for (const apps::MapReduceApp* app : apps::mapreduce_apps()) {
-    if (refusal(*app).empty()) runs.push_back(app->name());
-  }
+  std::vector<std::string> runs;  // every app: the byte path, records, or a chain of jobs
+  for (const apps::MapReduceApp* app : apps::mapreduce_apps()) runs.push_back(app->name());
   auto make = [](backend::Device& device, const Params& params) {
     return make_runtime(device, options_from(params));
   };
@@ -426,7 +441,9 @@ void register_variants() {
   pipelined.description =
       "modern hash aggregation: the input streamed from pinned memory in chunks over 3 queues "
       "(copies overlap map), short keys pre-aggregated in local memory, the rest combined in a "
-      "global table with atomic adds; end-to-end time";
+      "global table with atomic adds; apps without a u32-add combiner keep their pairs per "
+      "work-group and group them by a radix sort of table entries; end-to-end time (apps with "
+      "side data or npy inputs run resident: counter streamed)";
   pipelined.apps = runs;
   pipelined.default_params = default_params();
   mapreduce::add_gpu_variant(std::move(pipelined), make);

@@ -102,6 +102,7 @@ class InvertedIndex final : public MapReduceApp {
   std::uint32_t value_size() const override { return 4; }
   std::uint32_t output_value_size() const override { return 4; }
   bool has_reduce() const override { return false; }
+  bool map_keys_repeat() const override { return true; }  // a URL's links across pages
   ValidationPolicy validation() const override { return {"set", 0, 0}; }
 
   // Records are lines, whole: the link rule is per line.

@@ -17,6 +17,7 @@ class PvcCount final : public LineCountApp {
   }
   std::string default_dataset() const override { return "weblog"; }
   bool has_reduce() const override { return true; }
+  bool reduce_counts_values() const override { return true; }  // APP_REDUCE_COUNTS_VALUES
   // A URL's distinct entries split between two parts: the counts add.
   std::string merge_values(std::string_view a, std::string_view b) const override {
     return raw_bytes(from_raw<std::uint32_t>(a) + from_raw<std::uint32_t>(b));

@@ -357,7 +357,7 @@ KERNEL hashagg_reduce(GLOBAL const GhtEntry* entries, u32 num_entries, GLOBAL co
                       GLOBAL APP_OUT_T* out_vals, GLOBAL u32* out_count) {
   const u32 e = GLOBAL_ID;
   if (e >= num_entries) return;
-#if APP_COMBINE_ADD_U32 && APP_HAS_REDUCE
+#if HA_HASH_AGG && APP_HAS_REDUCE
   const GhtEntry entry = entries[e];
   if (entry.head == GHT_NONE) {
     out_count[e] = 0u;
@@ -385,3 +385,6 @@ KERNEL hashagg_reduce(GLOBAL const GhtEntry* entries, u32 num_entries, GLOBAL co
   out_count[e] = 0u;
 #endif
 }
+
+/* The records path: map over host-split records (records_kernels.cl). */
+#include "frameworks/hashagg/kernels/records_kernels.cl"

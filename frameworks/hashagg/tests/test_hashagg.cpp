@@ -2,7 +2,7 @@
 // the reference on the shared cases of every app it runs, with many small
 // chunks and lanes, odd segments, no local table, colliding hashes in the
 // global table, one hot key, keys at the local table's length limit, a table
-// that grows; the apps it refuses; phases and counters.
+// that grows; phases and counters. The other apps: test_hashagg_apps.cpp.
 #include <string>
 
 #include "frameworks/apps/registry.h"
@@ -45,12 +45,8 @@ class HashAggTest : public DeviceAppTest {
   }
 };
 
-TEST_P(HashAggTest, MatchesReferenceOrRefuses) {
-  if (!runs(app())) {
-    auto runtime = hashagg::make_runtime(*device_, hashagg::Options{});
-    EXPECT_THROW(runtime->prepare(app()), UsageError) << app_name();
-    return;
-  }
+TEST_P(HashAggTest, MatchesReference) {
+  if (!runs(app())) GTEST_SKIP() << "the records path: test_hashagg_apps.cpp";
   expect_reference(runtimes(hashagg::Options{}), app(), "hashagg/pipelined");
   expect_reference(runtimes(resident()), app(), "hashagg/resident");
   expect_reference(runtimes(small_pieces()), app(), "pipelined, 4 KiB chunks, 2 lanes, 3x32, 7");
