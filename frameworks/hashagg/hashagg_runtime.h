@@ -16,7 +16,7 @@ struct Options {
   std::uint32_t chunk_kib =
       65536;                       // pipelined: KiB per chunk (cut forward to where the app allows)
   std::uint32_t lanes = 3;         // pipelined: queues, each copying then mapping its chunks
-  std::uint32_t groups = 0;        // map's work-groups; 0 = 4 per compute unit
+  std::uint32_t groups = 0;        // map's work-groups; 0 = 6 per compute unit (runs path), else 4
   std::uint32_t group_size = 256;  // power of two, 32..1024
   std::uint32_t segment = 16;      // bytes of input per work-item and tile
   bool local = true;               // pre-aggregate short keys in local memory
