@@ -406,6 +406,11 @@ class ClQueue final : public Queue {
       double ms = 0;
       if (s.first) {
         cl_event last = s.last ? s.last : s.first;  // a one-command span
+        // NVIDIA's OpenCL can still report a command of a finished queue as
+        // CL_SUBMITTED (seen with several queues in flight), and then has no
+        // profiling info for it: wait on the events themselves.
+        cl_event ends[2] = {s.first, last};
+        check(clWaitForEvents(2, ends), "clWaitForEvents", fmt::format("span '{}'", s.name));
         cl_ulong start = 0, end = 0;
         check(clGetEventProfilingInfo(s.first, CL_PROFILING_COMMAND_START, sizeof start, &start,
                                       nullptr),
