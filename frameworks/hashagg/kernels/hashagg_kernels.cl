@@ -159,15 +159,7 @@ KERNEL hashagg_map_bytes(GLOBAL const uchar* input, u32 size, u32 segment, GLOBA
   (void)side;
   (void)side_size;
   (void)use_local;
-  (void)slots;
-  (void)slot_mask;
-  (void)hash_mask;
-  (void)entries;
-  (void)entry_capacity;
-  (void)keys;
-  (void)key_capacity;
-  (void)counters;
-  (void)sums;
+  HA_UNUSED_GLOBAL_TABLE_ARGS();
 #endif
 }
 
@@ -299,15 +291,7 @@ KERNEL hashagg_map_runs(GLOBAL const uchar* input, u32 size, GLOBAL const uchar*
   (void)short_keys;
   (void)short_sums;
   (void)short_mask;
-  (void)slots;
-  (void)slot_mask;
-  (void)hash_mask;
-  (void)entries;
-  (void)entry_capacity;
-  (void)keys;
-  (void)key_capacity;
-  (void)counters;
-  (void)sums;
+  HA_UNUSED_GLOBAL_TABLE_ARGS();
   if (GLOBAL_ID == 0u) short_counters[HA_SHORT_COUNTER_NO_U64] = 1u;
 #endif
 }
@@ -337,15 +321,7 @@ KERNEL hashagg_fold_short(GLOBAL const u64* short_keys, GLOBAL const u32* short_
   (void)short_sums;
   (void)side;
   (void)side_size;
-  (void)slots;
-  (void)slot_mask;
-  (void)hash_mask;
-  (void)entries;
-  (void)entry_capacity;
-  (void)keys;
-  (void)key_capacity;
-  (void)counters;
-  (void)sums;
+  HA_UNUSED_GLOBAL_TABLE_ARGS();
 #endif
 }
 

@@ -51,15 +51,7 @@ KERNEL hashagg_map_records_add(GLOBAL const uchar* input, GLOBAL const u32* rec_
   (void)base;
   (void)side;
   (void)side_size;
-  (void)slots;
-  (void)slot_mask;
-  (void)hash_mask;
-  (void)entries;
-  (void)entry_capacity;
-  (void)keys;
-  (void)key_capacity;
-  (void)counters;
-  (void)sums;
+  HA_UNUSED_GLOBAL_TABLE_ARGS();
 #endif
 }
 
