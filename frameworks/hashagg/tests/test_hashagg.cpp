@@ -6,10 +6,9 @@
 #include <string>
 
 #include "frameworks/apps/registry.h"
-#include "frameworks/common/tests/device_fixture.h"
-#include "frameworks/common/tests/mapreduce_inputs.h"
 #include "frameworks/hashagg/hashagg_runtime.h"
 #include "frameworks/hashagg/kernels/hashagg_types.clh"
+#include "frameworks/hashagg/tests/hashagg_fixture.h"
 #include "harness/core/errors.h"
 
 namespace harness::testing {
@@ -20,30 +19,7 @@ bool runs(const apps::MapReduceApp& app) {
          app.cut_at_or_after(nullptr, 0, 0) != apps::MapReduceApp::kNoCut;
 }
 
-hashagg::Options resident() {
-  hashagg::Options o;
-  o.pipelined = false;
-  return o;
-}
-
-// Many chunks (4 KiB) over two lanes, small odd tiles.
-hashagg::Options small_pieces() {
-  hashagg::Options o;
-  o.chunk_kib = 4;
-  o.lanes = 2;
-  o.groups = 3;
-  o.group_size = 32;
-  o.segment = 7;
-  return o;
-}
-
-class HashAggTest : public DeviceAppTest {
- protected:
-  const apps::MapReduceApp& app() const { return apps::find_mapreduce_app(app_name()); }
-  JobRuntimes runtimes(const hashagg::Options& o) {
-    return [this, o](const std::string&) { return hashagg::make_runtime(*device_, o); };
-  }
-};
+class HashAggTest : public HashAggFixture {};
 
 TEST_P(HashAggTest, MatchesReference) {
   if (!runs(app())) GTEST_SKIP() << "the records path: test_hashagg_apps.cpp";

@@ -9,37 +9,14 @@
 #include <string>
 
 #include "frameworks/apps/registry.h"
-#include "frameworks/common/tests/device_fixture.h"
-#include "frameworks/common/tests/mapreduce_inputs.h"
 #include "frameworks/hashagg/hashagg_records.h"
 #include "frameworks/hashagg/hashagg_runtime.h"
+#include "frameworks/hashagg/tests/hashagg_fixture.h"
 
 namespace harness::testing {
 namespace {
 
-hashagg::Options resident() {
-  hashagg::Options o;
-  o.pipelined = false;
-  return o;
-}
-
-// Many chunks (4 KiB) over two lanes, 3 work-groups of 32.
-hashagg::Options small_pieces() {
-  hashagg::Options o;
-  o.chunk_kib = 4;
-  o.lanes = 2;
-  o.groups = 3;
-  o.group_size = 32;
-  return o;
-}
-
-class HashAggAppsTest : public DeviceAppTest {
- protected:
-  const apps::MapReduceApp& app() const { return apps::find_mapreduce_app(app_name()); }
-  JobRuntimes runtimes(const hashagg::Options& o) {
-    return [this, o](const std::string&) { return hashagg::make_runtime(*device_, o); };
-  }
-};
+class HashAggAppsTest : public HashAggFixture {};
 
 TEST_P(HashAggAppsTest, MatchesReference) {
   if (app_name() == "wordcount") GTEST_SKIP() << "the byte path: test_hashagg.cpp";
