@@ -10,6 +10,7 @@
 #include "frameworks/common/buffer_pool.h"
 #include "frameworks/common/mapreduce_program.h"
 #include "frameworks/common/radix_sort.h"
+#include "frameworks/hashagg/host_output.h"
 #include "frameworks/mars/scoped_span.h"
 #include "harness/core/errors.h"
 #include "harness/core/stopwatch.h"
@@ -236,10 +237,7 @@ class RecordsRuntime final : public mapreduce::Runtime {
     auto& counts = host_.counts;
     auto& key_refs = host_.key_refs;
     auto& key_lens = host_.key_lens;
-    for (auto* v : {&counts, &key_refs, &key_lens}) v->clear();
-    host_entries.clear();
-    keys.clear();
-    vals.clear();
+    host_.clear();
     if (keyed) {
       host_entries.resize(entries);
       keys.resize(used.key_bytes);
@@ -297,16 +295,7 @@ class RecordsRuntime final : public mapreduce::Runtime {
     }
 
     if (reduces) {
-      for (std::uint32_t e = 0; e < entries; ++e) {
-        if (counts[e] == 0) continue;
-        if (counts[e] > 1) {
-          throw RunError(name() + ": the reduce of '" + app.name() +
-                         "' emitted more than one output for a key; hashagg keeps one per key");
-        }
-        const GhtEntry& en = host_entries[e];
-        result.output.emplace_back(std::string(keys.data() + en.key_off, en.key_len),
-                                   std::string(vals.data() + std::size_t{e} * out_size, out_size));
-      }
+      append_reduced(host_, entries, out_size, name(), app.name(), result.output);
     } else {
       result.output.reserve(pairs);
       for (std::uint32_t i = 0; i < pairs; ++i) {
@@ -452,11 +441,7 @@ class RecordsRuntime final : public mapreduce::Runtime {
   std::vector<Lane> lanes_;
   atomicmr::HashTableCapacity capacity_;                // the largest table needed so far
   std::uint32_t pair_capacity_ = 0, key_capacity_ = 0;  // likewise, the pair output
-  struct HostOutput {                                   // where copy_out lands (see run)
-    std::vector<GhtEntry> entries;
-    std::vector<char> keys, vals;
-    std::vector<std::uint32_t> counts, key_refs, key_lens;
-  } host_;
+  HostOutput host_;  // where copy_out lands, kept from run to run (host_output.h)
   std::uint32_t retries_ = 0;
 };
 

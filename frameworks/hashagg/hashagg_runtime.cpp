@@ -11,6 +11,7 @@
 #include "frameworks/common/buffer_pool.h"
 #include "frameworks/common/mapreduce_program.h"
 #include "frameworks/hashagg/hashagg_records.h"
+#include "frameworks/hashagg/host_output.h"
 #include "frameworks/mars/scoped_span.h"
 #include "harness/core/errors.h"
 #include "harness/core/stopwatch.h"
@@ -194,18 +195,8 @@ class HashAggRuntime final : public mapreduce::Runtime {
     for (auto& s : q.take_spans()) spans.push_back(std::move(s));
     for (auto& s : spans) result.measurement.phases.push_back({s.name, s.milliseconds});
 
-    std::uint64_t distinct = 0;
-    for (std::uint32_t e = 0; e < entries; ++e) {
-      if (h.counts[e] == 0) continue;
-      if (h.counts[e] > 1) {
-        throw RunError(name() + ": the reduce of '" + app.name() +
-                       "' emitted more than one output for a key; hashagg keeps one per key");
-      }
-      const GhtEntry& en = h.entries[e];
-      result.output.emplace_back(std::string(h.keys.data() + en.key_off, en.key_len),
-                                 std::string(h.vals.data() + std::size_t{e} * out_size, out_size));
-      ++distinct;
-    }
+    const std::uint64_t distinct =
+        append_reduced(h, entries, out_size, name(), app.name(), result.output);
     apps::sort_output(app, result.output);
 
     // Declared work: the input crosses the host link once and map reads it
@@ -400,14 +391,7 @@ class HashAggRuntime final : public mapreduce::Runtime {
   std::unique_ptr<mapreduce::Runtime> records_;  // apps that need records (hashagg_records.h)
   bool use_runs_ = false;                        // hashagg_map_runs instead of hashagg_map_bytes
   std::vector<Lane> lanes_;
-  // Where copy_out lands, kept from run to run: fresh vectors cost a page
-  // fault per 4 KiB on first touch (1.5 ms of a 300 ms word count run on
-  // PoCL, after the runner's malloc_trim), which is host time in the total.
-  struct HostOutput {
-    std::vector<GhtEntry> entries;
-    std::vector<char> keys, vals;
-    std::vector<std::uint32_t> counts;
-  } host_;
+  HostOutput host_;  // where copy_out lands, kept from run to run (host_output.h)
   atomicmr::HashTableCapacity capacity_;  // the largest table needed so far
   std::uint32_t short_slots_ = 0;         // the runs path's short-key table, likewise
   std::uint32_t short_slots_next_ = 0;    // its size from the next reset on
