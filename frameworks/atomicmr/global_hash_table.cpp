@@ -86,6 +86,16 @@ HashTableCapacity GlobalHashTable::grown(const HashTableUsage& used) const {
   return c;
 }
 
+HashTableCapacity GlobalHashTable::grown_or_throw(const HashTableUsage& used,
+                                                  const std::string& who) const {
+  const HashTableCapacity next = grown(used);
+  if (next == capacity_) {
+    throw RunError(who + ": the global hash table (" + std::to_string(capacity_.slots) +
+                   " slots) cannot grow for " + std::to_string(used.entries) + " keys");
+  }
+  return next;
+}
+
 std::uint64_t GlobalHashTable::bytes(const HashTableCapacity& c) {
   return std::uint64_t{c.slots} * 4 + std::uint64_t{c.entries} * sizeof(GhtEntry) + c.key_bytes +
          std::uint64_t{c.nodes} * 8 + GHT_COUNTERS * 4;

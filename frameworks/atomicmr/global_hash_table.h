@@ -55,6 +55,8 @@ class GlobalHashTable {
   // The capacity a rebuild needs: the allocators' totals; twice the slots
   // when an insert found the table full.
   HashTableCapacity grown(const HashTableUsage& used) const;
+  // grown(used), or a RunError naming `who` when the table cannot grow.
+  HashTableCapacity grown_or_throw(const HashTableUsage& used, const std::string& who) const;
   // Device bytes of a table of `capacity` (values excluded: their type is the user's).
   static std::uint64_t bytes(const HashTableCapacity& capacity);
 

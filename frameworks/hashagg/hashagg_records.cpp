@@ -81,9 +81,7 @@ class RecordsRuntime final : public mapreduce::Runtime {
  public:
   RecordsRuntime(backend::Device& device, Options options)
       : device_(device), options_(options), pool_(device), table_(pool_, "table") {
-    if (options_.groups == 0) {
-      options_.groups = static_cast<std::uint32_t>(std::max(1, device.info().compute_units * 4));
-    }
+    options_.groups = map_groups(options_, device.info(), 4);
   }
 
   std::string name() const override {
@@ -409,13 +407,7 @@ class RecordsRuntime final : public mapreduce::Runtime {
     }
     bool ok = true;
     if (!table_.fits(used)) {
-      const atomicmr::HashTableCapacity next = table_.grown(used);
-      if (next == table_.capacity()) {
-        throw RunError(name() + ": the global hash table (" +
-                       std::to_string(table_.capacity().slots) + " slots) cannot grow for " +
-                       std::to_string(used.entries) + " keys");
-      }
-      capacity_ = next;
+      capacity_ = table_.grown_or_throw(used, name());
       ok = false;
     }
     if (counters[HA_PAIRS_COUNTER_PAIRS] > pair_capacity_) {

@@ -261,9 +261,7 @@ class HashAggRuntime final : public mapreduce::Runtime {
   // measured at 1 GiB on an H100: map 15.2 ms with 4 per SM, 12.3 with 6,
   // 14.8 with 8, which no longer fit at once), 4 for app_map's (44 KiB).
   std::uint32_t map_groups() const {
-    if (options_.groups != 0) return options_.groups;
-    return static_cast<std::uint32_t>(
-        std::max(1, device_.info().compute_units * (use_runs_ ? 6 : 4)));
+    return hashagg::map_groups(options_, device_.info(), use_runs_ ? 6 : 4);
   }
 
   // Per entry of the global table: its combined value (u32), sized with the table.
@@ -370,13 +368,7 @@ class HashAggRuntime final : public mapreduce::Runtime {
   // True when the build fit; else grows the table (RunError when it cannot).
   bool fits_or_grow(const atomicmr::HashTableUsage& used) {
     if (table_.fits(used)) return true;
-    const atomicmr::HashTableCapacity& c = table_.capacity();
-    const atomicmr::HashTableCapacity next = table_.grown(used);
-    if (next == c) {
-      throw RunError(name() + ": the global hash table (" + std::to_string(c.slots) +
-                     " slots) cannot grow for " + std::to_string(used.entries) + " keys");
-    }
-    capacity_ = next;
+    capacity_ = table_.grown_or_throw(used, name());
     ++retries_;
     return false;
   }
@@ -427,6 +419,11 @@ Params default_params() {
 
 std::unique_ptr<mapreduce::Runtime> make_runtime(backend::Device& device, const Options& options) {
   return std::make_unique<HashAggRuntime>(device, options);
+}
+
+std::uint32_t map_groups(const Options& options, const backend::DeviceInfo& info, int per_unit) {
+  if (options.groups != 0) return options.groups;
+  return static_cast<std::uint32_t>(std::max(1, info.compute_units * per_unit));
 }
 
 void register_variants() {

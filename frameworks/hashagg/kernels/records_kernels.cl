@@ -44,13 +44,7 @@ KERNEL hashagg_map_records_add(GLOBAL const uchar* input, GLOBAL const u32* rec_
     app_map(&ctx, input, rec_off[first + r] - base, rec_off[first + r + 1u] - base);
   }
 #else
-  (void)input;
-  (void)rec_off;
-  (void)first;
-  (void)records;
-  (void)base;
-  (void)side;
-  (void)side_size;
+  HA_UNUSED_RECORD_ARGS();
   HA_UNUSED_GLOBAL_TABLE_ARGS();
 #endif
 }
@@ -236,13 +230,7 @@ KERNEL hashagg_map_pairs(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u
   }
   HA_COMBINE_FLUSH(HA_COMBINING)
 #else
-  (void)input;
-  (void)rec_off;
-  (void)first;
-  (void)records;
-  (void)base;
-  (void)side;
-  (void)side_size;
+  HA_UNUSED_RECORD_ARGS();
   (void)mode;
   (void)combine;
   (void)slots;
