@@ -48,11 +48,13 @@ struct Kernels {
 };
 
 // Slots of the runs path's global short-key table for an input: about one
-// per 4 KiB (word count at 1 GiB: 2^18 slots for 100 K distinct words),
-// a power of two; grown when an insert runs out of probes.
+// per 512 bytes (word count: 2^19 slots at 256 MiB, 2^21 at 1 GiB, for about
+// 100 K distinct words), a power of two. It is grown 4x when an insert runs
+// out of probes (map runs again) or it ends more than half full, but text
+// should not need that: a first run that grows it costs a second map.
 std::uint32_t short_slots_for(std::size_t size) {
   return std::bit_ceil(
-      static_cast<std::uint32_t>(std::clamp<std::size_t>(size / 4096, 4096, std::size_t{1} << 26)));
+      static_cast<std::uint32_t>(std::clamp<std::size_t>(size / 512, 4096, std::size_t{1} << 26)));
 }
 
 // A byte range of the input that no key spans.

@@ -163,18 +163,40 @@ KERNEL hashagg_map_bytes(GLOBAL const uchar* input, u32 size, u32 segment, GLOBA
 #endif
 }
 
+/* The end of a run in hashagg_map_runs, at list position `at` (reserved for
+ * it): a short key is listed for the work-group while the list has room, else
+ * added now to the work-group's short-key table (or the global one); a key
+ * that is not short (too long, or a byte without a code) goes to the byte-
+ * keyed table and leaves 0 (no key) at its position. A macro, expanded in the
+ * kernel body: PoCL 3.1 lost these stores and adds when a helper function
+ * made them through the local arrays passed to it. */
+#define HA_RUN_DONE()                                                                          \
+  {                                                                                            \
+    const u32 is_short = len <= HA_SHORT_MAX_LEN && packable;                                  \
+    if (at < HA_RUN_KEYS) list[at] = is_short ? packed : (u64)0u;                              \
+    if (is_short && at >= HA_RUN_KEYS) {                                                       \
+      if (!ha_short_local_add(local_keys, local_sums, packed, APP_RUN_VALUE))                  \
+        ha_short_global_add(&global_short, packed, APP_RUN_VALUE);                             \
+    } else if (!is_short) {                                                                    \
+      ha_global_add_g(&ctx, input + base + start, len, APP_RUN_VALUE);                         \
+    }                                                                                          \
+    ++at;                                                                                      \
+  }
+
 /* Map over input[0, size) for apps whose keys are the maximal runs of
  * non-separator bytes, without app_map: work-group g takes tiles g, g +
  * groups, ... of HA_RUN_TILE bytes.
  * (1) The tile is read coalesced into local memory, a u32 per work-item and step.
- * (2) Each work-item marks the run starts among 16 bytes of it (a fixed
- *     loop), counts them, reserves room in the tile's start list with one
- *     local atomic add, and writes them there.
- * (3) The work-group takes the starts evenly, so every work-item walks about
- *     as many runs as the others: it packs the run into 64 bits (read from
- *     the tile, or from global memory past the tile's end) and adds
- *     APP_RUN_VALUE to the work-group's short-key table, else to the global
- *     short-key table; runs too long to pack go to the byte-keyed table.
+ * (2) Each work-item takes 16 bytes of it: it marks the run starts there,
+ *     reserves room for that many keys in the tile's key list with one local
+ *     atomic add, then packs each run that starts there into 64 bits in one
+ *     fixed pass over its 16 bytes (the last run may go on past them: read
+ *     from the tile, or from global memory past the tile's end). Every
+ *     work-item of a warp walks the same bytes in step, where walking run by
+ *     run left most of the warp idle on short words while one walked a long
+ *     one.
+ * (3) The work-group takes the listed keys evenly and adds APP_RUN_VALUE to the
+ *     work-group's short-key table, else to the global short-key table.
  * The local table lives as long as the work-group (it is never emptied
  * between tiles, so hot keys stay) and is added to the global short table at
  * the end. Without 64-bit atomics the kernel only raises HA_SHORT_COUNTER_NO_U64. */
@@ -188,8 +210,8 @@ KERNEL hashagg_map_runs(GLOBAL const uchar* input, u32 size, GLOBAL const uchar*
   LOCAL_ARRAY(u64, local_keys, HA_SHORT_LOCAL_SLOTS);
   LOCAL_ARRAY(u32, local_sums, HA_SHORT_LOCAL_SLOTS);
   LOCAL_ARRAY(u32, tile_words, HA_RUN_TILE / 4u);
-  LOCAL_ARRAY(u32, starts, HA_RUN_STARTS);
-  LOCAL_ARRAY(u32, start_count, 1);
+  LOCAL_ARRAY(u64, list, HA_RUN_KEYS);
+  LOCAL_ARRAY(u32, list_count, 1);
   LOCAL_PTR uchar* tile = (LOCAL_PTR uchar*)tile_words;
   EmitCtx ctx = ha_table_ctx(side, side_size,
                              ght_table(slots, slot_mask, hash_mask, entries, entry_capacity, keys,
@@ -205,7 +227,7 @@ KERNEL hashagg_map_runs(GLOBAL const uchar* input, u32 size, GLOBAL const uchar*
     local_keys[s] = 0u;
     local_sums[s] = 0u;
   }
-  if (LOCAL_ID == 0u) start_count[0] = 0u;
+  if (LOCAL_ID == 0u) list_count[0] = 0u;
   BARRIER_LOCAL();
 
   const u32 tiles = size / HA_RUN_TILE + (size % HA_RUN_TILE != 0u ? 1u : 0u);
@@ -243,40 +265,59 @@ KERNEL hashagg_map_runs(GLOBAL const uchar* input, u32 size, GLOBAL const uchar*
           before = sep;
         }
       }
-      if (mask != 0u) {
-        u32 at = ATOMIC_ADD_U32(start_count, POPCOUNT_U32(mask));
-        for (u32 i = 0; i < 16u; ++i) {
-          if ((mask >> i) & 1u) starts[at++] = first + i;
+      if (mask == 0u) continue;
+      u32 at = ATOMIC_ADD_U32(list_count, POPCOUNT_U32(mask));
+      u64 packed = 0u;
+      u32 len = 0, packable = 1u, inside = 0u, start = 0u;
+      for (u32 i = 0; i < 16u; ++i) {
+        const uchar c = tile[first + i];
+        const u32 sep = first + i >= bytes || app_is_separator(c);
+        if ((mask >> i) & 1u) {
+          inside = 1u;
+          start = first + i;
+          packed = 0u;
+          len = 0u;
+          packable = 1u;
         }
+        if (!inside) continue;
+        if (sep) {
+          HA_RUN_DONE()
+          inside = 0u;
+        } else {
+          if (len < HA_SHORT_MAX_LEN) {
+            const u32 code = ha_code(c);
+            packable &= code != 0u ? 1u : 0u;
+            packed |= (u64)code << (HA_CODE_BITS * len);
+          }
+          ++len;
+        }
+      }
+      if (inside) { /* the last run goes on past the 16 bytes */
+        for (u32 pos = first + 16u; base + pos < size; ++pos) {
+          const uchar c = pos < HA_RUN_TILE ? tile[pos] : input[base + pos];
+          if (app_is_separator(c)) break;
+          if (len < HA_SHORT_MAX_LEN) {
+            const u32 code = ha_code(c);
+            packable &= code != 0u ? 1u : 0u;
+            packed |= (u64)code << (HA_CODE_BITS * len);
+          }
+          ++len;
+        }
+        HA_RUN_DONE()
       }
     }
     BARRIER_LOCAL();
-    /* (3) the runs, spread over the work-group */
-    const u32 runs = start_count[0];
-    for (u32 j = LOCAL_ID; j < runs; j += LOCAL_SIZE) {
-      const u32 start = starts[j];
-      u64 packed = 0u;
-      u32 len = 0, packable = 1u;
-      for (u32 pos = start; base + pos < size; ++pos) {
-        const uchar c = pos < HA_RUN_TILE ? tile[pos] : input[base + pos];
-        if (app_is_separator(c)) break;
-        if (len < HA_SHORT_MAX_LEN) {
-          const u32 code = ha_code(c);
-          packable &= code != 0u ? 1u : 0u;
-          packed |= (u64)code << (HA_CODE_BITS * len);
-        }
-        ++len;
-      }
-      if (len <= HA_SHORT_MAX_LEN && packable) {
-        if (!ha_short_local_add(local_keys, local_sums, packed, APP_RUN_VALUE)) {
-          ha_short_global_add(&global_short, packed, APP_RUN_VALUE);
-        }
-      } else {
-        ha_global_add_g(&ctx, input + base + start, len, APP_RUN_VALUE);
+    /* (3) the listed keys, spread over the work-group */
+    const u32 listed = list_count[0] < HA_RUN_KEYS ? list_count[0] : HA_RUN_KEYS;
+    for (u32 j = LOCAL_ID; j < listed; j += LOCAL_SIZE) {
+      const u64 key = list[j];
+      if (key == 0u) continue;
+      if (!ha_short_local_add(local_keys, local_sums, key, APP_RUN_VALUE)) {
+        ha_short_global_add(&global_short, key, APP_RUN_VALUE);
       }
     }
-    BARRIER_LOCAL(); /* every work-item has read `runs` before it is reset */
-    if (LOCAL_ID == 0u) start_count[0] = 0u;
+    BARRIER_LOCAL(); /* every work-item has read the count before it is reset */
+    if (LOCAL_ID == 0u) list_count[0] = 0u;
     BARRIER_LOCAL();
   }
   for (u32 s = LOCAL_ID; s < HA_SHORT_LOCAL_SLOTS; s += LOCAL_SIZE) {
