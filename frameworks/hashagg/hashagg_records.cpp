@@ -80,7 +80,7 @@ std::uint32_t grown(std::uint64_t need) {
 class RecordsRuntime final : public mapreduce::Runtime {
  public:
   RecordsRuntime(backend::Device& device, Options options)
-      : device_(device), options_(options), pool_(device), table_(pool_, "table") {
+      : device_(device), options_(options), pool_(device), table_(pool_, "table"), host_(device) {
     options_.groups = map_groups(options_, device.info(), 4);
   }
 
@@ -309,14 +309,15 @@ class RecordsRuntime final : public mapreduce::Runtime {
 
     // Declared work: the input, its record offsets and side data cross the
     // host link once and map reads the input once; the pairs are written
-    // once by map (key ref and value); the output crosses back pageable.
+    // once by map (key ref and value); the output crosses back into pinned host memory (pageable
+    // where the backend could not pin it).
     const std::uint64_t h2d = size + in.offsets.size() * 4 + in.side.size();
     result.work.items("records", records)
         .items("intermediate_pairs", pairs)
         .reads(level::h2d, h2d, streamed ? kTotal : "copy_in")
         .reads(level::dram, size, streamed ? "pipeline" : "map")
         .writes(level::dram, std::uint64_t{pairs} * (4 + vsize), streamed ? "pipeline" : "map")
-        .writes(level::d2h, copied_out, "copy_out", "d2h_pageable");
+        .writes(level::d2h, copied_out, "copy_out", host_.d2h_ceiling());
     auto& c = result.measurement.counters;
     c["records_path"] = 1;
     c["streamed"] = streamed ? 1 : 0;

@@ -71,7 +71,7 @@ struct Lane {
 class HashAggRuntime final : public mapreduce::Runtime {
  public:
   HashAggRuntime(backend::Device& device, Options options)
-      : device_(device), options_(options), pool_(device), table_(pool_, "table") {}
+      : device_(device), options_(options), pool_(device), table_(pool_, "table"), host_(device) {}
 
   std::string name() const override {
     return options_.pipelined ? "hashagg/pipelined" : "hashagg/resident";
@@ -204,7 +204,8 @@ class HashAggRuntime final : public mapreduce::Runtime {
     // Declared work: the input crosses the host link once and map reads it
     // once (its key bytes again from L1 or shared memory, not counted); the
     // table's entries, keys and sums are written once per distinct key per
-    // flush at least (a lower bound); the output crosses back pageable.
+    // flush at least (a lower bound); the output crosses back into pinned host memory (pageable
+    // where the backend could not pin it).
     const std::uint64_t copied_out =
         std::uint64_t{entries} * (sizeof(GhtEntry) + out_size + 4) + used.key_bytes;
     // Pipelined: the input's copy over the whole run (rate `h2d`, end to end
@@ -213,7 +214,7 @@ class HashAggRuntime final : public mapreduce::Runtime {
     result.work.items("distinct_keys", distinct)
         .reads(level::h2d, size, h2d_phase)
         .reads(level::dram, size, options_.pipelined ? "pipeline" : "map")
-        .writes(level::d2h, copied_out, "copy_out", "d2h_pageable");
+        .writes(level::d2h, copied_out, "copy_out", host_.d2h_ceiling());
     auto& c = result.measurement.counters;
     c["chunks"] = static_cast<double>(chunks.size());
     c["lanes"] = options_.pipelined ? options_.lanes : 1;

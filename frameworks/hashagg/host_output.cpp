@@ -13,6 +13,15 @@ void HostOutput::clear() {
   key_lens.clear();
 }
 
+std::string HostOutput::d2h_ceiling() const {
+  const auto pinned = [](const auto& a) {
+    return a.empty() || a.kind() == backend::HostMemory::pinned;
+  };
+  const bool all = pinned(entries) && pinned(keys) && pinned(vals) && pinned(counts) &&
+                   pinned(key_refs) && pinned(key_lens);
+  return all ? "d2h_pinned" : "d2h_pageable";
+}
+
 std::uint64_t append_reduced(const HostOutput& h, std::uint32_t entries, std::uint32_t out_size,
                              const std::string& who, const std::string& app,
                              apps::KeyValueList& out) {

@@ -1,15 +1,16 @@
 // Where hashagg's copy_out lands on the host, shared by the byte path
-// (hashagg_runtime.cpp) and the records path (hashagg_records.cpp). A runtime
-// keeps one from run to run, as it keeps its device buffers: a fresh vector's
-// first touch costs a page fault per 4 KiB (after the runner's malloc_trim),
-// host time that was most of copy_out on PoCL.
+// (hashagg_runtime.cpp) and the records path (hashagg_records.cpp): arrays of
+// pinned host memory (copies back at the pinned rate), which a runtime keeps
+// from run to run, as it keeps its device buffers (a fresh array's first
+// touch costs a page fault per 4 KiB, host time that was most of copy_out on
+// PoCL; pinning costs more still).
 #pragma once
 
 #include <cstdint>
 #include <string>
-#include <vector>
 
 #include "frameworks/apps/mapreduce_app.h"
+#include "frameworks/common/pinned_array.h"
 #include "harness/dialect/dialect.h"
 // GhtEntry: the global table's entry layout, shared with the kernels.
 #include "frameworks/atomicmr/kernels/global_hash_table_types.clh"
@@ -17,12 +18,22 @@
 namespace harness::hashagg {
 
 struct HostOutput {
-  std::vector<GhtEntry> entries;  // the global table's entries
-  std::vector<char> keys;         // their key bytes (or the pairs' keys, map-only)
-  std::vector<char> vals;         // reduce's outputs per entry, or the pairs' values
-  std::vector<std::uint32_t> counts, key_refs, key_lens;
-  // Empties every vector (their memory stays for the next run).
+  explicit HostOutput(backend::Device& device)
+      : entries(device),
+        keys(device),
+        vals(device),
+        counts(device),
+        key_refs(device),
+        key_lens(device) {}
+  mapreduce::PinnedArray<GhtEntry> entries;  // the global table's entries
+  mapreduce::PinnedArray<char> keys;         // their key bytes (or the pairs' keys, map-only)
+  mapreduce::PinnedArray<char> vals;         // reduce's outputs per entry, or the pairs' values
+  mapreduce::PinnedArray<std::uint32_t> counts, key_refs, key_lens;
+  // Empties every array (their memory stays for the next run).
   void clear();
+  // The ceiling copy_out's rate is held against: d2h_pinned when every array
+  // holding data is pinned, else d2h_pageable.
+  std::string d2h_ceiling() const;
 };
 
 // Appends to `out` one (key, reduce output) per table entry [0, entries) whose
