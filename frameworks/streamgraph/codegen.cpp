@@ -253,6 +253,295 @@ std::string join(const std::vector<V>& xs, F f) {
 }
 
 std::string u(std::int64_t x) { return std::to_string(x) + "u"; }
+std::string u32_literal(std::uint32_t x) { return std::to_string(x) + "u"; }
+
+// What operators of a level must share to be instances of one loop: the kind
+// and work function, the rates and the firings per execution (all channels
+// of a graph carry one item type).
+std::string work_key(const Graph& g, const Schedule& s, NodeId v) {
+  const Node& n = g.node(v);
+  const std::int64_t r = s.repetitions[static_cast<std::size_t>(v)];
+  if (n.kind == NodeKind::filter) {
+    const FilterSpec& f = n.filter;
+    return fmt::format("filter {} pop {} peek {} push {} x {}",
+                       f.kernel ? f.kernel->function : n.name, f.pop, f.peek, f.push, r);
+  }
+  if (n.kind == NodeKind::splitter && n.split == SplitKind::duplicate)
+    return fmt::format("duplicate {} x {}", n.outputs.size(), r);
+  std::string weights;
+  for (int w : n.weights) weights += std::to_string(w) + " ";
+  return fmt::format("{} {}x {}", n.kind == NodeKind::splitter ? "split" : "join", weights, r);
+}
+
+// The loops of the level steps, level by level: the operators of a level
+// with the same work key, in the schedule's order, become one loop; loops
+// follow the order of their first operator.
+std::vector<LevelLoop> plan_loops(const Graph& g, const Schedule& s, const PartitionLayout& L) {
+  std::vector<std::vector<std::size_t>> by_level(static_cast<std::size_t>(L.levels));
+  for (std::size_t i = 0; i < L.nodes.size(); ++i)
+    by_level[static_cast<std::size_t>(L.level[i])].push_back(i);
+  std::vector<LevelLoop> loops;
+  for (int level = 0; level < L.levels; ++level) {
+    std::map<std::string, std::size_t> loop_of;  // work key -> its loop
+    for (std::size_t i : by_level[static_cast<std::size_t>(level)]) {
+      const NodeId v = L.nodes[i];
+      const auto [it, added] = loop_of.emplace(work_key(g, s, v), loops.size());
+      if (added) loops.push_back(LevelLoop{level, {}});
+      loops[it->second].instances.push_back(v);
+    }
+  }
+  return loops;
+}
+
+// Every distinct constant array of the partition's filters once, one after
+// the other: a filter's constants are the pool plus its array's offset.
+template <class T>
+class ConstantPool {
+ public:
+  std::int64_t offset_of(const std::vector<T>& v) {
+    const auto [it, added] = offsets_.emplace(v, static_cast<std::int64_t>(values_.size()));
+    if (added) values_.insert(values_.end(), v.begin(), v.end());
+    return it->second;
+  }
+  // At least one item: C has no empty arrays.
+  std::vector<T> values() const { return values_.empty() ? std::vector<T>{T{}} : values_; }
+
+ private:
+  std::map<std::vector<T>, std::int64_t> offsets_;
+  std::vector<T> values_;
+};
+
+// One row per instance of a loop in a program-scope table (a single row when
+// all instances have the same); at(k) reads item k of the running instance's.
+struct RowTable {
+  std::string name;
+  std::int64_t stride = 0;  // 0: one row for every instance
+  std::string at(const std::string& k) const {
+    return stride ? name + "[inst * " + u(stride) + " + " + k + "]" : name + "[" + k + "]";
+  }
+};
+
+// Writes the loops of the level steps. A loop runs every firing of every
+// instance in every parallel execution of the round, over (instance,
+// execution slot, item of the slot) spread over the C threads; what differs
+// between instances (the WS offsets of their ports, their constants) comes
+// from program-scope tables indexed by the instance `inst`, or is a literal
+// where the instances agree. One loop per work, rather than one per
+// operator, keeps the kernel small (the compile time grows with it) and
+// gives the C threads the whole level's firings at once.
+class LoopWriter {
+ public:
+  LoopWriter(const Graph& g, const Schedule& s, const PartitionLayout& L, const KernelPlan& K,
+             std::string prefix)
+      : g_(g),
+        s_(s),
+        K_(K),
+        ws_items_(std::max<std::int64_t>(L.ws_items, 1)),
+        p_(std::move(prefix)) {
+    for (const auto* list : {&L.inputs, &L.outputs, &L.internal}) {
+      for (const ChannelSlot& c : *list) ws_[c.channel] = c.ws_offset;
+    }
+  }
+
+  // The loop's code, for the body of its level step; `index` names its tables.
+  std::string write(const LevelLoop& loop, std::size_t index) {
+    const Node& n = g_.node(loop.instances.front());
+    table_prefix_ = p_ + "L" + std::to_string(index) + "_";
+    std::ostringstream os;
+    os << kIndent << "/* " << describe(loop) << " */\n";
+    if (n.kind == NodeKind::filter) {
+      write_filter(os, loop);
+    } else if (n.kind == NodeKind::splitter && n.split == SplitKind::duplicate) {
+      write_duplicate(os, loop);
+    } else {
+      write_round_robin(os, loop);
+    }
+    return os.str();
+  }
+
+  // The filter constants and the loops' tables, for program scope.
+  std::string tables() const {
+    std::ostringstream os;
+    const std::vector<std::uint32_t> ip = ip_.values();
+    const std::vector<float> fp = fp_.values();
+    os << "/* filter constants, each distinct array once; a filter's are at its offset */\n"
+       << "SG_CONST u32 " << p_ << "ip[" << ip.size() << "] = {" << join(ip, u32_literal) << "};\n"
+       << "SG_CONST float " << p_ << "fp[" << fp.size() << "] = {" << join(fp, float_literal)
+       << "};\n"
+       << tables_.str();
+    return os.str();
+  }
+  std::size_t constant_bytes() const {
+    return table_bytes_ + 4 * (ip_.values().size() + fp_.values().size());
+  }
+
+ private:
+  static constexpr const char* kIndent = "            ";
+
+  std::string describe(const LevelLoop& loop) const {
+    const NodeId first = loop.instances.front();
+    const std::string firings =
+        " x " + std::to_string(s_.repetitions[static_cast<std::size_t>(first)]);
+    if (loop.instances.size() == 1) return g_.node(first).name + firings;
+    const std::string& a = g_.node(first).name;
+    const std::string& b = g_.node(loop.instances.back()).name;
+    return fmt::format("{} instances ({}{}){}", loop.instances.size(), a, a == b ? "" : " .. " + b,
+                       firings);
+  }
+
+  // A per-instance value: a literal when the instances agree, else a table.
+  std::string column(const std::string& what, const std::vector<std::int64_t>& values) {
+    if (std::all_of(values.begin(), values.end(),
+                    [&](std::int64_t x) { return x == values.front(); }))
+      return u(values.front());
+    const std::string name = table_prefix_ + what;
+    tables_ << "SG_CONST u32 " << name << "[" << values.size() << "] = {" << join(values, u)
+            << "};\n";
+    table_bytes_ += values.size() * 4;
+    return name + "[inst]";
+  }
+
+  RowTable rows(const std::string& what, const std::vector<std::vector<std::int64_t>>& rows) {
+    const bool shared = std::all_of(
+        rows.begin(), rows.end(), [&](const std::vector<std::int64_t>& r) { return r == rows[0]; });
+    std::vector<std::int64_t> flat;
+    for (std::size_t k = 0; k < (shared ? 1 : rows.size()); ++k)
+      flat.insert(flat.end(), rows[k].begin(), rows[k].end());
+    RowTable t{table_prefix_ + what, shared ? 0 : static_cast<std::int64_t>(rows[0].size())};
+    tables_ << "SG_CONST u32 " << t.name << "[" << flat.size() << "] = {" << join(flat, u)
+            << "};\n";
+    table_bytes_ += flat.size() * 4;
+    return t;
+  }
+
+  // Opens the loop over `instances` x P slots x `per_slot` items, in that
+  // order (the threads of a warp mostly share an instance, so their table
+  // reads agree); inside, `inst`, `slot`, `rem` (the item of the slot) and
+  // `w` (the slot's WS).
+  void open(std::ostream& os, std::size_t instances, std::int64_t per_slot) const {
+    const std::int64_t per_instance = K_.parallel_executions * per_slot;
+    const std::string item = p_ + "item";
+    os << kIndent << "for (u32 i = tid; i < "
+       << u(static_cast<std::int64_t>(instances) * per_instance)
+       << "; i += " << u(K_.compute_threads) << ") {\n";
+    std::string j = "i";
+    if (instances > 1) {
+      os << kIndent << "  const u32 inst = i / " << u(per_instance) << ";\n"
+         << kIndent << "  const u32 j = i - inst * " << u(per_instance) << ";\n";
+      j = "j";
+    }
+    os << kIndent << "  const u32 slot = " << j << " / " << u(per_slot) << ";\n"
+       << kIndent << "  const u32 rem = " << j << " - slot * " << u(per_slot) << ";\n"
+       << kIndent << "  if (cbase + slot < executions) {\n"
+       << kIndent << "    LOCAL_PTR " << item << "* w = lm + slot * " << u(ws_items_) << ";\n";
+  }
+  void close(std::ostream& os) const { os << kIndent << "  }\n" << kIndent << "}\n"; }
+
+  std::int64_t repetitions(const LevelLoop& loop) const {
+    return s_.repetitions[static_cast<std::size_t>(loop.instances.front())];
+  }
+
+  // Firing rem of the instance: the work function on its peek window and push items.
+  void write_filter(std::ostream& os, const LevelLoop& loop) {
+    const FilterSpec& f = g_.node(loop.instances.front()).filter;
+    std::vector<std::int64_t> in, out, ip, fp;
+    for (NodeId v : loop.instances) {
+      const Node& n = g_.node(v);
+      in.push_back(n.inputs.empty() ? 0 : ws_.at(n.inputs[0]));
+      out.push_back(n.outputs.empty() ? 0 : ws_.at(n.outputs[0]));
+      ip.push_back(ip_.offset_of(n.filter.kernel->iparams));
+      fp.push_back(fp_.offset_of(n.filter.kernel->fparams));
+    }
+    const std::string in_at = column("in", in), out_at = column("out", out);
+    const std::string ip_at = column("ip", ip), fp_at = column("fp", fp);
+    open(os, loop.instances.size(), repetitions(loop));
+    os << kIndent << "    " << f.kernel->function << "(w + " << in_at << " + rem * " << u(f.pop)
+       << ", w + " << out_at << " + rem * " << u(f.push) << ", " << p_ << "ip + " << ip_at << ", "
+       << p_ << "fp + " << fp_at << ");\n";
+    close(os);
+  }
+
+  // Item f of firing to every port: rem = f x ports + port.
+  void write_duplicate(std::ostream& os, const LevelLoop& loop) {
+    const auto ports = static_cast<std::int64_t>(g_.node(loop.instances.front()).outputs.size());
+    std::vector<std::int64_t> in;
+    std::vector<std::vector<std::int64_t>> to;
+    for (NodeId v : loop.instances) {
+      const Node& n = g_.node(v);
+      in.push_back(ws_.at(n.inputs[0]));
+      to.emplace_back();
+      for (ChannelId c : n.outputs) to.back().push_back(ws_.at(c));
+    }
+    const std::string in_at = column("in", in);
+    const RowTable port_at = rows("ports", to);
+    open(os, loop.instances.size(), repetitions(loop) * ports);
+    os << kIndent << "    const u32 f = rem / " << u(ports) << ";\n"
+       << kIndent << "    const u32 port = rem - f * " << u(ports) << ";\n"
+       << kIndent << "    w[" << port_at.at("port") << " + f] = w[" << in_at << " + f];\n";
+    close(os);
+  }
+
+  // Item k of firing f (rem = f x W + k, W the weights' sum) between the
+  // whole stream and its port. Per instance a row of the ports' WS offsets
+  // (equal weights w: the port is k / w) or, per item of a firing, (offset of
+  // its port + its index there, the port's weight).
+  void write_round_robin(std::ostream& os, const LevelLoop& loop) {
+    const Node& first = g_.node(loop.instances.front());
+    const bool split = first.kind == NodeKind::splitter;
+    std::int64_t W = 0;
+    for (int x : first.weights) W += x;
+    const int w0 = first.weights.front();
+    const bool uniform =
+        std::all_of(first.weights.begin(), first.weights.end(), [&](int x) { return x == w0; });
+    std::vector<std::int64_t> whole;
+    std::vector<std::vector<std::int64_t>> map;
+    for (NodeId v : loop.instances) {
+      const Node& n = g_.node(v);
+      const auto& ports = split ? n.outputs : n.inputs;
+      whole.push_back(ws_.at(split ? n.inputs[0] : n.outputs[0]));
+      map.emplace_back();
+      for (std::size_t q = 0; q < ports.size(); ++q) {
+        if (uniform) {
+          map.back().push_back(ws_.at(ports[q]));
+          continue;
+        }
+        for (int k = 0; k < n.weights[q]; ++k) {
+          map.back().push_back(ws_.at(ports[q]) + k);
+          map.back().push_back(n.weights[q]);
+        }
+      }
+    }
+    const std::string whole_at = column("whole", whole);
+    const RowTable port_at = rows("ports", map);
+    open(os, loop.instances.size(), repetitions(loop) * W);
+    os << kIndent << "    const u32 f = rem / " << u(W) << ";\n"
+       << kIndent << "    const u32 k = rem - f * " << u(W) << ";\n"
+       << kIndent << "    const u32 port = ";
+    if (uniform) {
+      os << port_at.at("k / " + u(w0)) << " + f * " << u(w0) << " + k % " << u(w0) << ";\n";
+    } else {
+      os << port_at.at("2u * k") << " + f * " << port_at.at("2u * k + 1u") << ";\n";
+    }
+    if (split) {
+      os << kIndent << "    w[port] = w[" << whole_at << " + rem];\n";
+    } else {
+      os << kIndent << "    w[" << whole_at << " + rem] = w[port];\n";
+    }
+    close(os);
+  }
+
+  const Graph& g_;
+  const Schedule& s_;
+  const KernelPlan& K_;
+  const std::int64_t ws_items_;
+  const std::string p_;  // of every generated name
+  std::map<ChannelId, std::int64_t> ws_;
+  ConstantPool<std::uint32_t> ip_;
+  ConstantPool<float> fp_;
+  std::ostringstream tables_;
+  std::size_t table_bytes_ = 0;
+  std::string table_prefix_;  // of the loop being written
+};
 
 }  // namespace
 
@@ -274,19 +563,23 @@ GeneratedKernel generate_kernel(const Graph& g, const Schedule& s, const std::ve
                      " bytes of local memory for one execution, more than the " +
                      std::to_string(target.local_bytes) + " a work-group has");
   }
-  std::map<ChannelId, const ChannelSlot*> slot;
-  for (const auto* list : {&L.inputs, &L.outputs, &L.internal}) {
-    for (const ChannelSlot& c : *list) slot[c.channel] = &c;
-  }
-  auto ws = [&](ChannelId c) { return slot.at(c)->ws_offset; };
-
   std::set<std::string> files;
+  for (NodeId v : L.nodes) {
+    const Node& n = g.node(v);
+    if (n.kind != NodeKind::filter) continue;
+    if (n.filter.stateful || !n.filter.kernel) {
+      throw UsageError("stream graph codegen: '" + n.name +
+                       "' is stateful or has no dialect work function; it runs on the CPU");
+    }
+    files.insert(n.filter.kernel->source);
+  }
+  gk.loops = plan_loops(g, s, L);
   std::ostringstream os;
   const std::string T = g.item_type() == ItemType::f32 ? "float" : "u32";
   const std::string p = kernel_name + "_";
-  os << "/* Generated by frameworks/streamgraph/codegen.cpp: " << L.nodes.size() << " operators, "
-     << L.levels << " levels, " << L.inputs.size() << " input and " << L.outputs.size()
-     << " output channels.\n"
+  os << "/* Generated by frameworks/streamgraph/codegen.cpp: " << L.nodes.size() << " operators in "
+     << gk.loops.size() << " loops, " << L.levels << " levels, " << L.inputs.size() << " input and "
+     << L.outputs.size() << " output channels.\n"
      << " * Per execution: WS " << L.ws_items << " items (inputs " << L.in_items << " first), DB "
      << L.db_items << " items (outputs " << L.out_items << ").\n"
      << " * P = " << K.parallel_executions
@@ -298,82 +591,17 @@ GeneratedKernel generate_kernel(const Graph& g, const Schedule& s, const std::ve
      << "#define SG_EXTERN_C extern \"C\"\n#else\n#define SG_CONST __constant\n"
      << "#define SG_EXTERN_C\n#endif\n#endif\n";
   os << "typedef " << T << " " << p << "item;\n";
-  // Filter constants, deduplicated.
-  std::size_t constant_bytes = 0;
-  std::map<std::vector<std::uint32_t>, std::string> iconst;
-  std::map<std::vector<float>, std::string> fconst;
-  auto iname = [&](const std::vector<std::uint32_t>& v) {
-    auto it = iconst.find(v);
-    if (it != iconst.end()) return it->second;
-    const std::string name = p + "ip" + std::to_string(iconst.size());
-    std::vector<std::uint32_t> vals = v.empty() ? std::vector<std::uint32_t>{0} : v;
-    constant_bytes += vals.size() * 4;
-    os << "SG_CONST u32 " << name << "[" << vals.size() << "] = {"
-       << join(vals, [](std::uint32_t x) { return std::to_string(x) + "u"; }) << "};\n";
-    iconst.emplace(v, name);
-    return name;
-  };
-  auto fname = [&](const std::vector<float>& v) {
-    auto it = fconst.find(v);
-    if (it != fconst.end()) return it->second;
-    const std::string name = p + "fp" + std::to_string(fconst.size());
-    std::vector<float> vals = v.empty() ? std::vector<float>{0.0f} : v;
-    constant_bytes += vals.size() * 4;
-    os << "SG_CONST float " << name << "[" << vals.size() << "] = {" << join(vals, float_literal)
-       << "};\n";
-    fconst.emplace(v, name);
-    return name;
-  };
-  std::vector<std::string> filter_ip(L.nodes.size()), filter_fp(L.nodes.size());
-  for (std::size_t i = 0; i < L.nodes.size(); ++i) {
-    const Node& n = g.node(L.nodes[i]);
-    if (n.kind != NodeKind::filter) continue;
-    if (n.filter.stateful || !n.filter.kernel) {
-      throw UsageError("stream graph codegen: '" + n.name +
-                       "' is stateful or has no dialect work function; it runs on the CPU");
-    }
-    files.insert(n.filter.kernel->source);
-    filter_ip[i] = iname(n.filter.kernel->iparams);
-    filter_fp[i] = fname(n.filter.kernel->fparams);
-  }
-  // Splitter/joiner tables: per item of a firing, (WS offset of the port + item, port weight).
-  std::vector<std::string> table(L.nodes.size());
-  std::vector<int> uniform_weight(L.nodes.size(), 0);
-  for (std::size_t i = 0; i < L.nodes.size(); ++i) {
-    const Node& n = g.node(L.nodes[i]);
-    if (n.kind == NodeKind::filter) continue;
-    const auto& ports = n.kind == NodeKind::splitter ? n.outputs : n.inputs;
-    if (n.kind == NodeKind::splitter && n.split == SplitKind::duplicate) {
-      std::vector<std::int64_t> offs;
-      for (ChannelId c : ports) offs.push_back(ws(c));
-      constant_bytes += offs.size() * 4;
-      table[i] = p + "t" + std::to_string(i);
-      os << "SG_CONST u32 " << table[i] << "[" << offs.size() << "] = {" << join(offs, u) << "};\n";
-      continue;
-    }
-    std::vector<std::int64_t> map;
-    const bool uniform = std::all_of(n.weights.begin(), n.weights.end(),
-                                     [&](int w) { return w == n.weights.front(); });
-    if (uniform) {  // the port's offset; the port is k / weight
-      for (ChannelId c : ports) map.push_back(ws(c));
-    } else {  // per item of a firing: (offset of its port + its index there, the port's weight)
-      for (std::size_t q = 0; q < ports.size(); ++q) {
-        for (int k = 0; k < n.weights[q]; ++k) {
-          map.push_back(ws(ports[q]) + k);
-          map.push_back(n.weights[q]);
-        }
-      }
-    }
-    uniform_weight[i] = uniform ? n.weights.front() : 0;
-    table[i] = p + "t" + std::to_string(i);
-    constant_bytes += map.size() * 4;
-    os << "SG_CONST u32 " << table[i] << "[" << map.size() << "] = {" << join(map, u) << "};\n";
-  }
-  if (constant_bytes > kMaxConstantBytes) {
+  const int steps = std::max(1, L.levels);
+  LoopWriter loops(g, s, L, K, p);
+  std::vector<std::string> step_code(static_cast<std::size_t>(steps));
+  for (std::size_t k = 0; k < gk.loops.size(); ++k)
+    step_code[static_cast<std::size_t>(gk.loops[k].level)] += loops.write(gk.loops[k], k);
+  os << loops.tables();
+  if (loops.constant_bytes() > kMaxConstantBytes) {
     throw UsageError(fmt::format(
         "stream graph codegen: partition '{}' needs {} bytes of constant data (filter constants "
         "and splitter/joiner tables), more than the {} a kernel may have",
-        kernel_name, constant_bytes, kMaxConstantBytes));
+        kernel_name, loops.constant_bytes(), kMaxConstantBytes));
   }
   // Channel tables for the memory threads and the swap.
   const std::string item = p + "item";
@@ -415,7 +643,6 @@ GeneratedKernel generate_kernel(const Graph& g, const Schedule& s, const std::ve
   const std::int64_t WS = std::max<std::int64_t>(L.ws_items, 1);
   const std::int64_t DB = std::max<std::int64_t>(L.db_items, 1);
   const std::int64_t total_db = P * DB;
-  const int steps = std::max(1, L.levels);
   const std::int64_t chunk = (total_db + steps - 1) / steps;
 
   const std::int64_t swap_chunks = (total_db + G - 1) / G;
@@ -441,66 +668,8 @@ GeneratedKernel generate_kernel(const Graph& g, const Schedule& s, const std::ve
      << "        const u32 cbase = ((t - 1u) * NUM_GROUPS + GROUP_ID) * " << u(P) << ";\n"
      << "        if (t >= 1u && t <= rounds) {\n";
   for (int step = 0; step < steps; ++step) {
-    os << "          " << (step ? "} else if" : "if") << " (step == " << u(step) << ") {\n";
-    for (std::size_t i = 0; i < L.nodes.size(); ++i) {
-      if (L.level[i] != step) continue;
-      const NodeId v = L.nodes[i];
-      const Node& n = g.node(v);
-      const std::int64_t R = s.repetitions[static_cast<std::size_t>(v)];
-      const std::string ind = "            ";
-      os << ind << "/* " << n.name << " x " << R << " */\n";
-      if (n.kind == NodeKind::filter) {
-        const std::string in = n.inputs.empty() ? "0" : std::to_string(ws(n.inputs[0]));
-        const std::string out = n.outputs.empty() ? "0" : std::to_string(ws(n.outputs[0]));
-        os << ind << "for (u32 i = tid; i < " << u(P * R) << "; i += " << u(C) << ") {\n"
-           << ind << "  const u32 slot = i / " << u(R) << ";\n"
-           << ind << "  const u32 f = i - slot * " << u(R) << ";\n"
-           << ind << "  if (cbase + slot < executions) {\n"
-           << ind << "    LOCAL_PTR " << item << "* w = lm + slot * " << u(WS) << ";\n"
-           << ind << "    " << n.filter.kernel->function << "(w + " << in << "u + f * "
-           << u(n.filter.pop) << ", w + " << out << "u + f * " << u(n.filter.push) << ", "
-           << filter_ip[i] << ", " << filter_fp[i] << ");\n"
-           << ind << "  }\n"
-           << ind << "}\n";
-      } else if (n.kind == NodeKind::splitter && n.split == SplitKind::duplicate) {
-        const auto ports = static_cast<std::int64_t>(n.outputs.size());
-        os << ind << "for (u32 i = tid; i < " << u(P * R * ports) << "; i += " << u(C) << ") {\n"
-           << ind << "  const u32 slot = i / " << u(R * ports) << ";\n"
-           << ind << "  const u32 rem = i - slot * " << u(R * ports) << ";\n"
-           << ind << "  const u32 f = rem / " << u(ports) << ";\n"
-           << ind << "  const u32 port = rem - f * " << u(ports) << ";\n"
-           << ind << "  if (cbase + slot < executions) {\n"
-           << ind << "    LOCAL_PTR " << item << "* w = lm + slot * " << u(WS) << ";\n"
-           << ind << "    w[" << table[i] << "[port] + f] = w[" << u(ws(n.inputs[0])) << " + f];\n"
-           << ind << "  }\n"
-           << ind << "}\n";
-      } else {
-        std::int64_t W = 0;
-        for (int x : n.weights) W += x;
-        const bool split = n.kind == NodeKind::splitter;
-        const std::int64_t whole = ws(split ? n.inputs[0] : n.outputs[0]);
-        os << ind << "for (u32 i = tid; i < " << u(P * R * W) << "; i += " << u(C) << ") {\n"
-           << ind << "  const u32 slot = i / " << u(R * W) << ";\n"
-           << ind << "  const u32 rem = i - slot * " << u(R * W) << ";\n"
-           << ind << "  const u32 f = rem / " << u(W) << ";\n"
-           << ind << "  const u32 k = rem - f * " << u(W) << ";\n"
-           << ind << "  if (cbase + slot < executions) {\n"
-           << ind << "    LOCAL_PTR " << item << "* w = lm + slot * " << u(WS) << ";\n"
-           << ind << "    const u32 port = ";
-        if (uniform_weight[i] > 0) {
-          const std::int64_t w = uniform_weight[i];
-          os << table[i] << "[k / " << u(w) << "] + f * " << u(w) << " + k % " << u(w) << ";\n";
-        } else {
-          os << table[i] << "[2u * k] + f * " << table[i] << "[2u * k + 1u];\n";
-        }
-        if (split) {
-          os << ind << "    w[port] = w[" << u(whole) << " + rem];\n";
-        } else {
-          os << ind << "    w[" << u(whole) << " + rem] = w[port];\n";
-        }
-        os << ind << "  }\n" << ind << "}\n";
-      }
-    }
+    os << "          " << (step ? "} else if" : "if") << " (step == " << u(step) << ") {\n"
+       << step_code[static_cast<std::size_t>(step)];
   }
   os << "          }\n"
      << "        }\n"

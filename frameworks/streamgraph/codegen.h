@@ -6,11 +6,12 @@
 // out by a static allocator) and a double buffer DB. Compute threads (C, the
 // first warps) fire the operators level by level (operators of one level
 // do not feed each other; a barrier between levels), every firing of every
-// parallel execution spread over the C threads. Memory threads (M, the last
-// warps, so C and M never share a warp) meanwhile store the previous round's
-// outputs from DB to global memory and load the next round's inputs into DB,
-// their work spread over the levels. One swap per round moves DB's inputs
-// into WS and WS's outputs into DB.
+// parallel execution spread over the C threads, one loop per kind of work in
+// a level (LevelLoop). Memory threads (M, the last warps, so C and M never
+// share a warp) meanwhile store the previous round's outputs from DB to
+// global memory and load the next round's inputs into DB, their work spread
+// over the levels. One swap per round moves DB's inputs into WS and WS's
+// outputs into DB.
 //
 // The static allocator (section 6.2) gives each channel a contiguous range,
 // reusing the ranges of channels that are dead (liveness by level: a channel
@@ -102,12 +103,23 @@ std::vector<std::vector<NodeId>> split_for_codegen(const Graph& g, const Schedul
                                                    const CodegenTarget& target,
                                                    int* size_cuts = nullptr);
 
+// One loop of a level step: the operators of the level that run the same
+// work (kind, work function, rates, firings per execution) are instances of
+// one loop over (instance, execution slot, item); what differs between them
+// (the WS offsets of their ports, their constants) is read from constant
+// tables indexed by the instance. Operators that differ get loops of their own.
+struct LevelLoop {
+  int level = 0;
+  std::vector<NodeId> instances;  // in the schedule's order
+};
+
 struct GeneratedKernel {
   std::string kernel_name;
   std::vector<std::string> files;  // embedded files to put before `code`
   std::string code;                // the generated part
   PartitionLayout layout;
   KernelPlan plan;
+  std::vector<LevelLoop> loops;  // level by level, in the order of the code
 };
 
 // Kernel `kernel_name(GLOBAL const T* in, GLOBAL T* out, u32 executions,

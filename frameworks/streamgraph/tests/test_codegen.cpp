@@ -7,6 +7,7 @@
 #include <map>
 #include <numeric>
 #include <random>
+#include <set>
 
 #include "frameworks/streamgraph/benchmarks/benchmark.h"
 #include "frameworks/streamgraph/codegen.h"
@@ -218,6 +219,92 @@ TEST(StreamGraphCodegen, GpuPresetSizesGenerate) {
         EXPECT_NO_THROW(generate_kernel(b.graph, s, pieces[k], t, "k" + std::to_string(k)));
     }
   }
+}
+
+// What must agree for two operators to share a loop (written apart from the
+// generator's key): kind, work function, rates, weights, firings per execution.
+bool same_work(const Graph& g, const Schedule& s, NodeId a, NodeId b) {
+  const Node& x = g.node(a);
+  const Node& y = g.node(b);
+  if (x.kind != y.kind ||
+      s.repetitions[static_cast<std::size_t>(a)] != s.repetitions[static_cast<std::size_t>(b)])
+    return false;
+  if (x.kind != NodeKind::filter)
+    return x.split == y.split && x.weights == y.weights && x.outputs.size() == y.outputs.size();
+  return x.filter.kernel->function == y.filter.kernel->function && x.filter.pop == y.filter.pop &&
+         x.filter.peek == y.filter.peek && x.filter.push == y.filter.push;
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// The operators of a level that run the same work are instances of one loop:
+// every operator is in exactly one loop, a loop's instances share their level
+// and work, and no two loops of a level could have been one.
+TEST(StreamGraphCodegen, OperatorsOfALevelWithTheSameWorkShareOneLoop) {
+  CodegenTarget t;
+  t.local_bytes = 227 * 1024;
+  for (const BenchmarkInfo& info : benchmark_list()) {
+    const int n = info.small_n[2];
+    SCOPED_TRACE(info.name + " N=" + std::to_string(n));
+    Benchmark b = make_benchmark(info.name, n);
+    const Schedule s = make_schedule(b.graph);
+    for (const auto& piece : split_for_codegen(b.graph, s, stateless_nodes(b.graph), t)) {
+      const GeneratedKernel k = generate_kernel(b.graph, s, piece, t, "k");
+      std::map<NodeId, int> level;
+      for (std::size_t i = 0; i < k.layout.nodes.size(); ++i)
+        level[k.layout.nodes[i]] = k.layout.level[i];
+      std::map<NodeId, int> seen;
+      for (std::size_t a = 0; a < k.loops.size(); ++a) {
+        const LevelLoop& loop = k.loops[a];
+        ASSERT_FALSE(loop.instances.empty());
+        if (a > 0) {
+          EXPECT_GE(loop.level, k.loops[a - 1].level);
+        }
+        for (NodeId v : loop.instances) {
+          ++seen[v];
+          EXPECT_EQ(level.at(v), loop.level) << b.graph.node(v).name;
+          EXPECT_TRUE(same_work(b.graph, s, loop.instances.front(), v)) << b.graph.node(v).name;
+        }
+        for (std::size_t c = a + 1; c < k.loops.size() && k.loops[c].level == loop.level; ++c)
+          EXPECT_FALSE(same_work(b.graph, s, loop.instances.front(), k.loops[c].instances.front()));
+      }
+      EXPECT_EQ(seen.size(), piece.size());
+      for (const auto& [v, times] : seen) EXPECT_EQ(times, 1) << b.graph.node(v).name;
+      // One compute loop in the code per planned loop.
+      EXPECT_EQ(count(k.code, "for (u32 i = tid;"), k.loops.size());
+    }
+  }
+}
+
+// Bitonic's compare-exchanges of a level, ascending and descending, run as one
+// loop (the direction flag from a table): (N/2) log N (log N + 1)/2 filters
+// in log N (log N + 1)/2 calls of the work function.
+TEST(StreamGraphCodegen, BitonicCompareExchangesOfALevelAreOneLoop) {
+  Benchmark b = make_benchmark("Bitonic", 16);
+  const Schedule s = make_schedule(b.graph);
+  CodegenTarget t;
+  t.local_bytes = 227 * 1024;
+  const auto pieces = split_for_codegen(b.graph, s, stateless_nodes(b.graph), t);
+  ASSERT_EQ(pieces.size(), 1u);
+  const GeneratedKernel k = generate_kernel(b.graph, s, pieces[0], t, "k");
+  int compare_loops = 0, mixed = 0;
+  for (const LevelLoop& loop : k.loops) {
+    const Node& n = b.graph.node(loop.instances.front());
+    if (n.kind != NodeKind::filter) continue;
+    ++compare_loops;
+    EXPECT_EQ(loop.instances.size(), 8u);
+    std::set<std::string> names;
+    for (NodeId v : loop.instances) names.insert(b.graph.node(v).name);
+    mixed += names.size() > 1;
+  }
+  EXPECT_EQ(compare_loops, 10);
+  EXPECT_GT(mixed, 0);  // cmp_up and cmp_down in one loop
+  EXPECT_EQ(count(k.code, "sg_compare_exchange(w"), 10u);
+  EXPECT_LT(k.loops.size(), k.layout.nodes.size() / 2);
 }
 
 TEST(StreamGraphCodegen, GeneratedCudaCompilesWithNvrtc) {

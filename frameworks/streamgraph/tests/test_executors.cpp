@@ -122,8 +122,10 @@ struct TestAccess final : ChannelAccess {
 
 // Each generated kernel, fed the same windows as the host bindings, produces
 // what they produce (item by item, several executions and fragments).
+// `widest_loop`, when given, is set to the most instances one loop of the kernels runs.
 template <class T>
-void compare_pieces(backend::Device& device, const std::string& name, int n, std::uint64_t shared) {
+void compare_pieces(backend::Device& device, const std::string& name, int n, std::uint64_t shared,
+                    std::size_t* widest_loop = nullptr) {
   SCOPED_TRACE(name + " N=" + std::to_string(n));
   Benchmark b = make_benchmark(name, n);
   const Schedule s = make_schedule(b.graph);
@@ -136,6 +138,11 @@ void compare_pieces(backend::Device& device, const std::string& name, int n, std
   GpuGraph gpu(device, b.graph, s, p, o);
   const PipelinePlan plan = gpu.plan();
   const auto kernels = gpu.kernels();
+  for (const GeneratedKernel& kernel : kernels) {
+    for (const LevelLoop& loop : kernel.loops) {
+      if (widest_loop) *widest_loop = std::max(*widest_loop, loop.instances.size());
+    }
+  }
   std::size_t k = 0;
   std::uint32_t seed = 1;
   for (const PipelineUnit& unit : plan.units) {
@@ -187,6 +194,23 @@ TEST(StreamGraphGpu, GeneratedKernelsMatchTheHostBindings) {
   compare_pieces<float>(*device, "MatrixMult", 2, 1024);
   compare_pieces<float>(*device, "FMRadio", 1, 0);
   compare_pieces<std::uint32_t>(*device, "DES", 1, 2048);
+}
+
+// Operators merged into one loop read their ports and constants from tables
+// indexed by the instance: Bitonic's and BitonicRec's ascending and descending
+// compare-exchanges of a level, DES's eight S-boxes of a round.
+TEST(StreamGraphGpu, MergedLoopsMatchTheHostBindings) {
+  auto device = opencl_device();
+  if (!device) GTEST_SKIP() << "no OpenCL device";
+  std::size_t widest = 0;
+  compare_pieces<float>(*device, "Bitonic", 8, 0, &widest);
+  EXPECT_EQ(widest, 4u);
+  widest = 0;
+  compare_pieces<float>(*device, "BitonicRec", 8, 0, &widest);
+  EXPECT_GE(widest, 4u);
+  widest = 0;
+  compare_pieces<std::uint32_t>(*device, "DES", 2, 0, &widest);
+  EXPECT_GE(widest, 8u);
 }
 
 TEST(StreamGraphGpu, EveryBenchmarkValidatesWithGeneratedKernelsOnOpenCl) {
