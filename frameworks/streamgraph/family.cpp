@@ -297,12 +297,12 @@ class StreamGraphPoint final : public PointRunner {
 
   std::string validate_last() override {
     const SinkReport& r = *bench_.report;
-    if (r.mismatches > 0)
+    if (r.mismatches() > 0)
       return fmt::format("{} N={}: the sink found {} wrong items of {}; first: {}", info_.name, n_,
-                         r.mismatches, r.items_checked, r.first_mismatch);
-    if (static_cast<std::int64_t>(r.items_checked) != sink_items_)
+                         r.mismatches(), r.items_checked(), r.first_mismatch());
+    if (static_cast<std::int64_t>(r.items_checked()) != sink_items_)
       return fmt::format("{} N={}: the sink checked {} items, expected {}", info_.name, n_,
-                         r.items_checked, sink_items_);
+                         r.items_checked(), sink_items_);
     return "";
   }
 
@@ -318,8 +318,8 @@ class StreamGraphPoint final : public PointRunner {
   void dump_output(std::ostream& out) const override {
     const SinkReport& r = *bench_.report;
     out << "benchmark\t" << info_.name << "\nn\t" << n_ << "\nexecutions\t" << iterations_
-        << "\nitems_checked\t" << r.items_checked << "\nmismatches\t" << r.mismatches << '\n';
-    if (!r.first_mismatch.empty()) out << "first_mismatch\t" << r.first_mismatch << '\n';
+        << "\nitems_checked\t" << r.items_checked() << "\nmismatches\t" << r.mismatches() << '\n';
+    if (!r.first_mismatch().empty()) out << "first_mismatch\t" << r.first_mismatch() << '\n';
   }
 
  private:

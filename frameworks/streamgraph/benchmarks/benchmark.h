@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,19 +14,49 @@
 
 namespace harness::streamgraph {
 
-// What a checking sink found while the graph ran.
-struct SinkReport {
-  std::uint64_t items_checked = 0;
-  std::uint64_t mismatches = 0;
-  std::string first_mismatch;  // empty when all matched
-  bool passed() const { return items_checked > 0 && mismatches == 0; }
+// What a checking sink found. The sink only keeps the items it pops while
+// the graph runs; they are compared with their references when the report is
+// read (after the timed run, so the check's cost stays out of the
+// measurement), and again for items that arrived since.
+class SinkReport {
+ public:
+  std::uint64_t items_checked() const {
+    settle();
+    return items_checked_;
+  }
+  std::uint64_t mismatches() const {
+    settle();
+    return mismatches_;
+  }
+  const std::string& first_mismatch() const {  // empty when all matched
+    settle();
+    return first_mismatch_;
+  }
+  bool passed() const { return items_checked() > 0 && mismatches() == 0; }
+
+  // For the sink: `check` compares the items kept so far and records them.
+  void set_check(std::function<void()> check) { check_ = std::move(check); }
+  void record(bool matched, const std::function<std::string()>& describe) const {
+    ++items_checked_;
+    if (!matched && mismatches_++ == 0) first_mismatch_ = describe();
+  }
+
+ private:
+  void settle() const {
+    if (check_) check_();
+  }
+
+  std::function<void()> check_;
+  mutable std::uint64_t items_checked_ = 0;
+  mutable std::uint64_t mismatches_ = 0;
+  mutable std::string first_mismatch_;
 };
 
 struct Benchmark {
   std::string name;
   int n = 0;
   Graph graph{ItemType::f32};
-  std::shared_ptr<const SinkReport> report;  // filled by the sink as the graph runs
+  std::shared_ptr<const SinkReport> report;  // checks what the sink popped when read
 };
 
 struct BenchmarkInfo {

@@ -14,7 +14,8 @@ std::uint64_t splitmix64(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
-// Gathers popped items into blocks and compares each with its reference.
+// Keeps the popped items; check() compares every complete block not yet
+// checked with its reference (SinkReport::set_check: when the report is read).
 template <class T, class Expected>
 class BlockChecker {
  public:
@@ -24,33 +25,31 @@ class BlockChecker {
       : block_items_(block_items),
         reference_(std::move(reference)),
         tolerance_(tolerance),
-        report_(std::move(report)) {
-    got_.reserve(block_items_);
-  }
+        report_(std::move(report)) {}
 
-  void take(T item) {
-    got_.push_back(item);
-    if (got_.size() < block_items_) return;
-    const std::vector<Expected> expected = reference_(block_);
-    for (std::size_t i = 0; i < block_items_; ++i) {
-      ++report_->items_checked;
-      const bool ok = i < expected.size() && matches(got_[i], expected[i]);
-      if (!ok) {
-        if (report_->mismatches++ == 0) {
+  void take(T item) { got_.push_back(item); }
+
+  void check() {
+    const std::size_t blocks = got_.size() / block_items_;
+    for (std::size_t b = 0; b < blocks; ++b, ++block_) {
+      const std::vector<Expected> expected = reference_(block_);
+      for (std::size_t i = 0; i < block_items_; ++i) {
+        const T got = got_[b * block_items_ + i];
+        const bool ok = i < expected.size() && matches(got, expected[i]);
+        report_->record(ok, [&] {
           std::ostringstream msg;
           msg.precision(9);
-          msg << "item " << i << " of block " << block_ << " is " << +got_[i] << ", expected ";
+          msg << "item " << i << " of block " << block_ << " is " << +got << ", expected ";
           if (i < expected.size()) {
             msg << +expected[i];
           } else {
             msg << "nothing (reference block has " << expected.size() << " items)";
           }
-          report_->first_mismatch = msg.str();
-        }
+          return msg.str();
+        });
       }
     }
-    got_.clear();
-    ++block_;
+    got_.erase(got_.begin(), got_.begin() + static_cast<std::ptrdiff_t>(blocks * block_items_));
   }
 
  private:
@@ -71,6 +70,20 @@ class BlockChecker {
   std::vector<T> got_;
   std::uint64_t block_ = 0;
 };
+
+// The sink filter of a checker, and the report's check hook (a weak
+// reference: the report must not keep the graph's filter alive).
+template <class T, class Expected>
+FilterSpec checking_sink(std::size_t block_items,
+                         std::function<std::vector<Expected>(std::uint64_t)> reference,
+                         Tolerance tolerance, const std::shared_ptr<SinkReport>& report) {
+  auto checker = std::make_shared<BlockChecker<T, Expected>>(block_items, std::move(reference),
+                                                             tolerance, report);
+  report->set_check([weak = std::weak_ptr<BlockChecker<T, Expected>>(checker)] {
+    if (auto c = weak.lock()) c->check();
+  });
+  return stateful_filter<T>("sink", 1, 1, 0, [checker](const T* in, T*) { checker->take(in[0]); });
+}
 
 }  // namespace
 
@@ -102,21 +115,15 @@ FilterSpec source_u32(std::uint64_t seed) {
 FilterSpec checking_sink_f32(std::size_t block_items,
                              std::function<std::vector<double>(std::uint64_t block)> reference,
                              Tolerance tolerance, std::shared_ptr<SinkReport> report) {
-  auto checker = std::make_shared<BlockChecker<float, double>>(block_items, std::move(reference),
-                                                               tolerance, std::move(report));
-  return stateful_filter<float>("sink", 1, 1, 0,
-                                [checker](const float* in, float*) { checker->take(in[0]); });
+  return checking_sink<float, double>(block_items, std::move(reference), tolerance, report);
 }
 
 FilterSpec checking_sink_u32(
     std::size_t block_items,
     std::function<std::vector<std::uint32_t>(std::uint64_t block)> reference,
     std::shared_ptr<SinkReport> report) {
-  auto checker = std::make_shared<BlockChecker<std::uint32_t, std::uint32_t>>(
-      block_items, std::move(reference), Tolerance{}, std::move(report));
-  return stateful_filter<std::uint32_t>(
-      "sink", 1, 1, 0,
-      [checker](const std::uint32_t* in, std::uint32_t*) { checker->take(in[0]); });
+  return checking_sink<std::uint32_t, std::uint32_t>(block_items, std::move(reference), Tolerance{},
+                                                     report);
 }
 
 }  // namespace harness::streamgraph

@@ -1,8 +1,9 @@
 // The stateful ends of every benchmark. The source pushes item k of a
 // deterministic stream (a counter-based hash of seed and k, so a reference
 // can recompute any input item without running the graph). The sink pops one
-// item per firing, gathers blocks, and compares each block with the block
-// its reference returns, asked for blocks 0, 1, 2, ... in order.
+// item per firing and keeps it; when its report is read, every block of the
+// items kept is compared with the block its reference returns, asked for
+// blocks 0, 1, 2, ... in order.
 #pragma once
 
 #include <cstdint>
@@ -31,7 +32,8 @@ struct Tolerance {
 };
 
 // Pops one item per firing; every block_items items are compared with
-// reference(block index). The report is shared with the returned filter.
+// reference(block index) when the report is read. The report is shared with
+// the returned filter.
 FilterSpec checking_sink_f32(std::size_t block_items,
                              std::function<std::vector<double>(std::uint64_t block)> reference,
                              Tolerance tolerance, std::shared_ptr<SinkReport> report);

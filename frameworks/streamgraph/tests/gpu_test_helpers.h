@@ -28,8 +28,9 @@ inline std::int64_t sink_items(const Graph& g, const Schedule& s, std::int64_t i
 }
 
 inline void expect_passed(const Benchmark& b, const Schedule& s, std::int64_t iterations) {
-  EXPECT_EQ(b.report->mismatches, 0u) << b.report->first_mismatch;
-  EXPECT_EQ(static_cast<std::int64_t>(b.report->items_checked), sink_items(b.graph, s, iterations));
+  EXPECT_EQ(b.report->mismatches(), 0u) << b.report->first_mismatch();
+  EXPECT_EQ(static_cast<std::int64_t>(b.report->items_checked()),
+            sink_items(b.graph, s, iterations));
 }
 
 // A GPU when the machine has one (NVIDIA OpenCL beside PoCL on the GPU

@@ -7,6 +7,7 @@
 
 #include "frameworks/streamgraph/benchmarks/benchmark.h"
 #include "frameworks/streamgraph/benchmarks/des.h"
+#include "frameworks/streamgraph/benchmarks/source_sink.h"
 #include "frameworks/streamgraph/executor_cpu.h"
 #include "frameworks/streamgraph/schedule.h"
 #include "frameworks/streamgraph/stats.h"
@@ -27,9 +28,10 @@ TEST(StreamGraphBenchmarks, EveryBenchmarkValidatesAtSmallN) {
       const std::int64_t iterations = iterations_for(info.name);
       const CpuRunResult r = run_sequential(b.graph, s, iterations);
       EXPECT_EQ(r.iterations, iterations);
-      EXPECT_TRUE(b.report->passed()) << b.report->first_mismatch << " (" << b.report->mismatches
-                                      << " of " << b.report->items_checked << ")";
-      EXPECT_GE(b.report->items_checked, 3u);
+      EXPECT_TRUE(b.report->passed())
+          << b.report->first_mismatch() << " (" << b.report->mismatches() << " of "
+          << b.report->items_checked() << ")";
+      EXPECT_GE(b.report->items_checked(), 3u);
     }
   }
 }
@@ -65,9 +67,35 @@ TEST(StreamGraphBenchmarks, ACorruptedFilterFailsTheSink) {
     run_sequential(b.graph, s, iterations_for(info.name));
     EXPECT_FALSE(b.report->passed())
         << "corrupting '" << b.graph.node(victim).name << "' went unnoticed";
-    EXPECT_GT(b.report->mismatches, 0u);
-    EXPECT_FALSE(b.report->first_mismatch.empty());
+    EXPECT_GT(b.report->mismatches(), 0u);
+    EXPECT_FALSE(b.report->first_mismatch().empty());
   }
+}
+
+// The sink only keeps what it pops; the references run when the report is
+// read (after a timed run), block by block, and again for later items.
+TEST(StreamGraphBenchmarks, SinkChecksWhenItsReportIsRead) {
+  int reference_calls = 0;
+  auto report = std::make_shared<SinkReport>();
+  const FilterSpec sink = checking_sink_u32(
+      2,
+      [&reference_calls](std::uint64_t block) {
+        ++reference_calls;
+        return std::vector<std::uint32_t>{static_cast<std::uint32_t>(2 * block),
+                                          static_cast<std::uint32_t>(2 * block + 1)};
+      },
+      report);
+  const auto& pop = sink.work.get<std::uint32_t>();
+  for (std::uint32_t i = 0; i < 5; ++i) pop(&i, nullptr);  // two blocks and one item
+  EXPECT_EQ(reference_calls, 0);
+  EXPECT_EQ(report->items_checked(), 4u);
+  EXPECT_EQ(reference_calls, 2);
+  EXPECT_TRUE(report->passed());
+  const std::uint32_t wrong = 7;  // item 1 of block 2 should be 5
+  pop(&wrong, nullptr);
+  EXPECT_EQ(report->items_checked(), 6u);
+  EXPECT_EQ(report->mismatches(), 1u);
+  EXPECT_EQ(report->first_mismatch(), "item 1 of block 2 is 7, expected 5");
 }
 
 TEST(StreamGraphBenchmarks, DesReferenceMatchesKnownAnswers) {

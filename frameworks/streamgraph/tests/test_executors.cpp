@@ -65,7 +65,7 @@ TEST(StreamGraphThreads, CorruptedFilterFailsTheSinkAndErrorsStopEveryStage) {
   PipelineOptions o;
   o.iterations = 4;
   run_pipeline(b.graph, s, cpu_thread_plan(b.graph, s, 3), o);
-  EXPECT_GT(b.report->mismatches, 0u);
+  EXPECT_GT(b.report->mismatches(), 0u);
 
   Benchmark c = make_benchmark("DCT", 4);
   PipelinePlan bad = cpu_thread_plan(c.graph, s, 3);
