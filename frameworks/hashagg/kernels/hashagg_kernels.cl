@@ -163,6 +163,17 @@ KERNEL hashagg_map_bytes(GLOBAL const uchar* input, u32 size, u32 segment, GLOBA
 #endif
 }
 
+/* Appends byte c of a run to its packed key (while it has room; a byte
+ * without a code makes the run unpackable) and counts it. */
+DEVICE_FN void ha_pack_byte(uchar c, u64* packed, u32* len, u32* packable) {
+  if (*len < HA_SHORT_MAX_LEN) {
+    const u32 code = ha_code(c);
+    *packable &= code != 0u ? 1u : 0u;
+    *packed |= (u64)code << (HA_CODE_BITS * *len);
+  }
+  ++*len;
+}
+
 /* The end of a run in hashagg_map_runs, at list position `at` (reserved for
  * it): a short key is listed for the work-group while the list has room, else
  * added now to the work-group's short-key table (or the global one); a key
@@ -284,24 +295,14 @@ KERNEL hashagg_map_runs(GLOBAL const uchar* input, u32 size, GLOBAL const uchar*
           HA_RUN_DONE()
           inside = 0u;
         } else {
-          if (len < HA_SHORT_MAX_LEN) {
-            const u32 code = ha_code(c);
-            packable &= code != 0u ? 1u : 0u;
-            packed |= (u64)code << (HA_CODE_BITS * len);
-          }
-          ++len;
+          ha_pack_byte(c, &packed, &len, &packable);
         }
       }
       if (inside) { /* the last run goes on past the 16 bytes */
         for (u32 pos = first + 16u; base + pos < size; ++pos) {
           const uchar c = pos < HA_RUN_TILE ? tile[pos] : input[base + pos];
           if (app_is_separator(c)) break;
-          if (len < HA_SHORT_MAX_LEN) {
-            const u32 code = ha_code(c);
-            packable &= code != 0u ? 1u : 0u;
-            packed |= (u64)code << (HA_CODE_BITS * len);
-          }
-          ++len;
+          ha_pack_byte(c, &packed, &len, &packable);
         }
         HA_RUN_DONE()
       }
