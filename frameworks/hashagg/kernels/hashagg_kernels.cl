@@ -266,13 +266,14 @@ KERNEL hashagg_map_runs(GLOBAL const uchar* input, u32 size, GLOBAL const uchar*
       if (first >= bytes) continue;
       u32 before = first == 0u ? (base == 0u || app_is_separator(input[base - 1u]))
                                : app_is_separator(tile[first - 1u]);
-      u32 mask = 0u;
+      u32 mask = 0u, seps = 0u; /* bit i: byte i starts a run / is a separator */
       for (u32 w = 0; w < 4u; ++w) {
         const u32 word = tile_words[4u * q + w];
         for (u32 b = 0; b < 4u; ++b) {
           const u32 i = 4u * w + b;
           const u32 sep = first + i >= bytes || app_is_separator((uchar)(word >> (8u * b)));
           if (!sep && before) mask |= 1u << i;
+          seps |= sep << i;
           before = sep;
         }
       }
@@ -282,7 +283,7 @@ KERNEL hashagg_map_runs(GLOBAL const uchar* input, u32 size, GLOBAL const uchar*
       u32 len = 0, packable = 1u, inside = 0u, start = 0u;
       for (u32 i = 0; i < 16u; ++i) {
         const uchar c = tile[first + i];
-        const u32 sep = first + i >= bytes || app_is_separator(c);
+        const u32 sep = (seps >> i) & 1u;
         if ((mask >> i) & 1u) {
           inside = 1u;
           start = first + i;
