@@ -36,7 +36,9 @@ class SinkReport {
 
   // For the sink: `check` compares the items kept so far and records them.
   void set_check(std::function<void()> check) { check_ = std::move(check); }
-  void record(bool matched, const std::function<std::string()>& describe) const {
+  // `describe()` says what went wrong; called for the first mismatch only.
+  template <class Describe>
+  void record(bool matched, Describe describe) {
     ++items_checked_;
     if (!matched && mismatches_++ == 0) first_mismatch_ = describe();
   }
@@ -46,10 +48,12 @@ class SinkReport {
     if (check_) check_();
   }
 
+  // The sink's checker records through its own (non-const) pointer to the
+  // report; reading it through a const one runs that check first.
   std::function<void()> check_;
-  mutable std::uint64_t items_checked_ = 0;
-  mutable std::uint64_t mismatches_ = 0;
-  mutable std::string first_mismatch_;
+  std::uint64_t items_checked_ = 0;
+  std::uint64_t mismatches_ = 0;
+  std::string first_mismatch_;
 };
 
 struct Benchmark {
