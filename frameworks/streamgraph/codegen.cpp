@@ -28,6 +28,9 @@ std::int64_t work_items_of(const Graph& g, const Schedule& s, NodeId v) {
   return r * w;
 }
 
+std::size_t constant_bytes_of(const Graph& g, const Schedule& s, const PartitionLayout& L,
+                              const KernelPlan& K);
+
 bool overlaps(const ChannelSlot& a, const ChannelSlot& b) {
   const bool live = a.first_level <= b.last_level && b.first_level <= a.last_level;
   const bool space = a.ws_offset < b.ws_offset + b.items && b.ws_offset < a.ws_offset + a.items;
@@ -198,7 +201,9 @@ std::vector<std::vector<NodeId>> split_for_codegen(const Graph& g, const Schedul
   };
   auto fits = [&](std::size_t begin, std::size_t end) {
     const PartitionLayout L = layout(begin, end);
-    return !L.carries_items && plan_kernel(L, target).parallel_executions >= 1;
+    if (L.carries_items) return false;
+    const KernelPlan K = plan_kernel(L, target);
+    return K.parallel_executions >= 1 && constant_bytes_of(g, s, L, K) <= kMaxConstantBytes;
   };
   if (size_cuts) *size_cuts = 0;
   std::vector<std::vector<NodeId>> pieces;
@@ -207,7 +212,9 @@ std::vector<std::vector<NodeId>> split_for_codegen(const Graph& g, const Schedul
     if (!fits(begin, begin + 1)) {
       throw UsageError("stream graph: operator '" + g.node(nodes[begin]).name +
                        "' alone needs more local memory than the " +
-                       std::to_string(target.local_bytes) + " bytes a work-group has");
+                       std::to_string(target.local_bytes) +
+                       " bytes a work-group has, or more constant data than the " +
+                       std::to_string(kMaxConstantBytes) + " bytes a kernel may have");
     }
     std::size_t end = begin + 1;
     if (fits(begin, nodes.size())) {
@@ -542,6 +549,16 @@ class LoopWriter {
   std::size_t table_bytes_ = 0;
   std::string table_prefix_;  // of the loop being written
 };
+
+// Bytes of constant data (filter constants and the loops' tables) the
+// kernel of `L` would have: the loops written and their code dropped.
+std::size_t constant_bytes_of(const Graph& g, const Schedule& s, const PartitionLayout& L,
+                              const KernelPlan& K) {
+  LoopWriter loops(g, s, L, K, "x_");
+  const std::vector<LevelLoop> planned = plan_loops(g, s, L);
+  for (std::size_t k = 0; k < planned.size(); ++k) loops.write(planned[k], k);
+  return loops.constant_bytes();
+}
 
 }  // namespace
 

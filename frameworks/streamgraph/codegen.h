@@ -92,12 +92,14 @@ KernelPlan plan_kernel(const PartitionLayout& layout, const CodegenTarget& targe
 
 // Splits a partition's nodes (in the schedule's order) into consecutive
 // pieces, each free of channels that carry items between executions and
-// each fitting the target with P >= 1 in its exact layout. Consecutive
+// each fitting the target with P >= 1 in its exact layout and within the
+// 64 KiB of constant data a kernel may have (filter constants and the loops'
+// tables: a partition of many different filters can outgrow it). Consecutive
 // pieces of a convex set in a topological order are convex and feed each
 // other only forward. Throws harness::UsageError when one operator alone does
 // not fit.
-// `size_cuts`, when given, counts the cuts made because the layout did not
-// fit (the others are at channels that carry items).
+// `size_cuts`, when given, counts the cuts made because the layout or the
+// constants did not fit (the others are at channels that carry items).
 std::vector<std::vector<NodeId>> split_for_codegen(const Graph& g, const Schedule& s,
                                                    std::vector<NodeId> nodes,
                                                    const CodegenTarget& target,

@@ -12,13 +12,9 @@ template <class T>
 CpuRunResult run_typed(const Graph& g, const Schedule& s, std::int64_t iterations) {
   const auto t0 = std::chrono::steady_clock::now();
   HostRunner<T> runner(g);
-  for (NodeId v : s.order) {
-    for (std::int64_t k = 0; k < s.init_firings[static_cast<std::size_t>(v)]; ++k) runner.fire(v);
-  }
+  for (NodeId v : s.order) runner.fire(v, s.init_firings[static_cast<std::size_t>(v)]);
   for (std::int64_t it = 0; it < iterations; ++it) {
-    for (NodeId v : s.order) {
-      for (std::int64_t k = 0; k < s.repetitions[static_cast<std::size_t>(v)]; ++k) runner.fire(v);
-    }
+    for (NodeId v : s.order) runner.fire(v, s.repetitions[static_cast<std::size_t>(v)]);
   }
   CpuRunResult r;
   r.iterations = iterations;

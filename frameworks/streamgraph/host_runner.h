@@ -4,10 +4,13 @@
 // each thread its own runner and hand items between them in blocks.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "frameworks/streamgraph/graph.h"
@@ -16,39 +19,56 @@
 namespace harness::streamgraph {
 
 // A channel's items in host memory: appended at the back, consumed from the
-// front; consumed items are dropped once they are the larger half.
+// front. Appended room is not zero-filled (the firing writes it); consumed
+// items are dropped, by moving the live ones down, once they are the larger
+// half of the buffer.
 template <class T>
 class Fifo {
+  static_assert(std::is_trivially_copyable_v<T>, "FIFO items are copied with memcpy");
+
  public:
-  std::size_t size() const { return data_.size() - head_; }
-  const T* front() const { return data_.data() + head_; }
+  std::size_t size() const { return end_ - head_; }
+  const T* front() const { return data_.get() + head_; }
   T* append(std::size_t n) {
-    const std::size_t old = data_.size();
-    data_.resize(old + n);
-    return data_.data() + old;
+    if (end_ + n > capacity_) make_room(n);
+    T* at = data_.get() + end_;
+    end_ += n;
+    return at;
   }
   void append(const T* items, std::size_t n) {
     if (n > 0) std::memcpy(append(n), items, n * sizeof(T));
   }
   void consume(std::size_t n) {
     head_ += n;
-    if (head_ >= 1024 && head_ * 2 >= data_.size()) {
-      data_.erase(data_.begin(), data_.begin() + static_cast<std::ptrdiff_t>(head_));
-      head_ = 0;
-    }
+    if (head_ == end_) head_ = end_ = 0;
   }
   // Every item, moved out (the FIFO is left empty).
   std::vector<T> take_all() {
-    if (head_ > 0) data_.erase(data_.begin(), data_.begin() + static_cast<std::ptrdiff_t>(head_));
-    head_ = 0;
-    std::vector<T> out;
-    out.swap(data_);
+    std::vector<T> out(front(), front() + size());
+    head_ = end_ = 0;
     return out;
   }
 
  private:
-  std::vector<T> data_;
+  void make_room(std::size_t n) {
+    const std::size_t live = size();
+    if (head_ > 0 && live + n <= capacity_ && head_ >= live) {
+      std::memmove(data_.get(), front(), live * sizeof(T));
+    } else {
+      const std::size_t capacity = std::max<std::size_t>({64, 2 * capacity_, live + n});
+      std::unique_ptr<T[]> grown(new T[capacity]);
+      if (live > 0) std::memcpy(grown.get(), front(), live * sizeof(T));
+      data_ = std::move(grown);
+      capacity_ = capacity;
+    }
+    head_ = 0;
+    end_ = live;
+  }
+
+  std::unique_ptr<T[]> data_;
+  std::size_t capacity_ = 0;
   std::size_t head_ = 0;
+  std::size_t end_ = 0;
 };
 
 template <class T>
@@ -64,52 +84,68 @@ class HostRunner {
     }
   }
 
-  void fire(NodeId v) {
+  // `count` consecutive firings of v. Splitters and joiners move the items of
+  // all of them in one pass, and a filter's input is checked once: a duplicate
+  // splitter fires once per item, so firing it item by item would make a
+  // graph's host run cost a dispatch per item it copies.
+  void fire(NodeId v, std::int64_t count = 1) {
+    if (count <= 0) return;
     const Node& n = g_.node(v);
-    ++firings_;
+    const auto times = static_cast<std::size_t>(count);
+    firings_ += times;
     switch (n.kind) {
       case NodeKind::filter: {
+        const auto pop = static_cast<std::size_t>(n.filter.pop);
+        const auto push = static_cast<std::size_t>(n.filter.push);
         const T* in = nullptr;
         Fifo<T>* src = nullptr;
         if (!n.inputs.empty()) {
           src = &fifo(n.inputs[0]);
-          require(*src, static_cast<std::size_t>(n.filter.peek), v);
+          require(*src, (times - 1) * pop + static_cast<std::size_t>(n.filter.peek), v);
           in = src->front();
         }
-        T* out = n.outputs.empty()
-                     ? nullptr
-                     : fifo(n.outputs[0]).append(static_cast<std::size_t>(n.filter.push));
+        T* out = n.outputs.empty() ? nullptr : fifo(n.outputs[0]).append(times * push);
         const auto& work = *work_[static_cast<std::size_t>(v)];
         if (!work) throw RunError("stream graph executor: '" + n.name + "' has no host work");
-        work(in, out);
-        if (src) src->consume(static_cast<std::size_t>(n.filter.pop));
+        for (std::size_t k = 0; k < times; ++k) {
+          work(in ? in + k * pop : nullptr, out ? out + k * push : nullptr);
+        }
+        if (src) src->consume(times * pop);
         break;
       }
       case NodeKind::splitter: {
         Fifo<T>& src = fifo(n.inputs[0]);
         if (n.split == SplitKind::duplicate) {
-          require(src, 1, v);
-          const T item = src.front()[0];
-          for (ChannelId c : n.outputs) fifo(c).append(1)[0] = item;
-          src.consume(1);
+          require(src, times, v);
+          for (ChannelId c : n.outputs) fifo(c).append(src.front(), times);
+          src.consume(times);
         } else {
+          const std::size_t round = total_weight(n);
+          require(src, times * round, v);
+          std::size_t offset = 0;
           for (std::size_t p = 0; p < n.outputs.size(); ++p) {
             const auto w = static_cast<std::size_t>(n.weights[p]);
-            require(src, w, v);
-            fifo(n.outputs[p]).append(src.front(), w);
-            src.consume(w);
+            T* dst = fifo(n.outputs[p]).append(times * w);
+            for (std::size_t k = 0; k < times; ++k)
+              copy_items(src.front() + k * round + offset, dst + k * w, w);
+            offset += w;
           }
+          src.consume(times * round);
         }
         break;
       }
       case NodeKind::joiner: {
-        Fifo<T>& dst = fifo(n.outputs[0]);
+        const std::size_t round = total_weight(n);
+        T* dst = fifo(n.outputs[0]).append(times * round);
+        std::size_t offset = 0;
         for (std::size_t p = 0; p < n.inputs.size(); ++p) {
           const auto w = static_cast<std::size_t>(n.weights[p]);
           Fifo<T>& src = fifo(n.inputs[p]);
-          require(src, w, v);
-          dst.append(src.front(), w);
-          src.consume(w);
+          require(src, times * w, v);
+          for (std::size_t k = 0; k < times; ++k)
+            copy_items(src.front() + k * w, dst + k * round + offset, w);
+          src.consume(times * w);
+          offset += w;
         }
         break;
       }
@@ -127,6 +163,15 @@ class HostRunner {
                      std::to_string(items) + " items, its input holds " + std::to_string(f.size()) +
                      " (schedule does not match the graph)");
     }
+  }
+
+  static std::size_t total_weight(const Node& n) {
+    std::size_t sum = 0;
+    for (const auto w : n.weights) sum += static_cast<std::size_t>(w);
+    return sum;
+  }
+  static void copy_items(const T* from, T* to, std::size_t n) {
+    if (n > 0) std::memcpy(to, from, n * sizeof(T));
   }
 
   const Graph& g_;

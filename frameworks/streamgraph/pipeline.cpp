@@ -221,18 +221,13 @@ PipelineResult run_typed(const Graph& g, const Schedule& s, const PipelinePlan& 
             if (block.attachment) access.attach(c, std::move(block.attachment));
           }
           if (b < 0) {
-            for (NodeId v : info.nodes) {
-              for (std::int64_t k = 0; k < s.init_firings[static_cast<std::size_t>(v)]; ++k)
-                runner.fire(v);
-            }
+            for (NodeId v : info.nodes) runner.fire(v, s.init_firings[static_cast<std::size_t>(v)]);
           } else if (unit.device_run) {
             unit.device_run(access, executions);
           } else {
             for (std::int64_t e = 0; e < executions; ++e) {
-              for (NodeId v : info.nodes) {
-                for (std::int64_t k = 0; k < s.repetitions[static_cast<std::size_t>(v)]; ++k)
-                  runner.fire(v);
-              }
+              for (NodeId v : info.nodes)
+                runner.fire(v, s.repetitions[static_cast<std::size_t>(v)]);
             }
           }
           for (ChannelId c : info.outputs) {

@@ -221,6 +221,26 @@ TEST(StreamGraphCodegen, GpuPresetSizesGenerate) {
   }
 }
 
+// A piece whose local memory fits but whose constants (each distinct filter
+// constant array and the loops' tables) would pass 64 KiB is cut: with local
+// memory to spare, MatrixMult3's whole graph needs more constant data than
+// that, and every piece generates.
+TEST(StreamGraphCodegen, CutsWhereConstantsWouldPass64KiB) {
+  Benchmark b = make_benchmark("MatrixMult3", 16);
+  const Schedule s = make_schedule(b.graph);
+  CodegenTarget t;
+  t.local_bytes = std::uint64_t{1} << 30;
+  const std::vector<NodeId> nodes = stateless_nodes(b.graph);
+  ASSERT_FALSE(layout_partition(b.graph, s, nodes).carries_items);
+  int size_cuts = 0;
+  const auto pieces = split_for_codegen(b.graph, s, nodes, t, &size_cuts);
+  EXPECT_GT(pieces.size(), 1u);
+  EXPECT_EQ(static_cast<int>(pieces.size()), size_cuts + 1);
+  EXPECT_THROW(generate_kernel(b.graph, s, nodes, t, "whole"), UsageError);
+  for (std::size_t k = 0; k < pieces.size(); ++k)
+    EXPECT_NO_THROW(generate_kernel(b.graph, s, pieces[k], t, "k" + std::to_string(k)));
+}
+
 // What must agree for two operators to share a loop (written apart from the
 // generator's key): kind, work function, rates, weights, firings per execution.
 bool same_work(const Graph& g, const Schedule& s, NodeId a, NodeId b) {
