@@ -31,8 +31,11 @@ struct Piece {
   std::shared_ptr<backend::Program> program;
   backend::Kernel kernel;
   std::int64_t in_steady = 0, in_initial = 0, out_steady = 0;  // sums over channels
-  // Per input / output slot: the peer channel it arrives or leaves by (null: host FIFO).
+  // Per input / output slot: the device channel it arrives or leaves by
+  // (null: host FIFO), and whether that channel stays on this piece's GPU
+  // (else it comes from or goes to another GPU, peer to peer).
   std::vector<std::shared_ptr<PeerChannel>> in_peer, out_peer;
+  std::vector<bool> in_same_gpu, out_same_gpu;
   std::atomic<int> ran_on{-1};
 };
 
@@ -199,18 +202,20 @@ struct GpuGraph::Impl {
         gpu.stats.h2d_bytes += static_cast<std::uint64_t>(r.items) * 4;
       }
       q.end_span();
-      q.begin_span("p2p");
-      off = 0;
-      for (std::size_t i = 0; i < L.inputs.size(); ++i) {
-        const ChannelSlot& c = L.inputs[i];
-        const std::int64_t n = ef * c.steady + c.initial;
-        if (piece.in_peer[i]) {  // initial is 0 on peer channels
-          q.copy(gpu.d_in[fi], static_cast<std::size_t>(off) * 4, in_land[i]->buffer(),
-                 static_cast<std::size_t>(e0 * c.steady) * 4, static_cast<std::size_t>(n) * 4);
+      for (const bool same_gpu : {true, false}) {
+        q.begin_span(same_gpu ? "channel" : "p2p");
+        off = 0;
+        for (std::size_t i = 0; i < L.inputs.size(); ++i) {
+          const ChannelSlot& c = L.inputs[i];
+          const std::int64_t n = ef * c.steady + c.initial;
+          if (piece.in_peer[i] && piece.in_same_gpu[i] == same_gpu) {  // initial is 0 there
+            q.copy(gpu.d_in[fi], static_cast<std::size_t>(off) * 4, in_land[i]->buffer(),
+                   static_cast<std::size_t>(e0 * c.steady) * 4, static_cast<std::size_t>(n) * 4);
+          }
+          off += n;
         }
-        off += n;
+        q.end_span();
       }
-      q.end_span();
       const std::int64_t groups = std::min<std::int64_t>(
           (ef + K.parallel_executions - 1) / K.parallel_executions, resident);
       q.begin_span("kernel");
@@ -227,21 +232,24 @@ struct GpuGraph::Impl {
         gpu.stats.d2h_bytes += static_cast<std::uint64_t>(r.items) * 4;
       }
       q.end_span();
-      q.begin_span("p2p");
-      off = 0;
-      for (std::size_t i = 0; i < L.outputs.size(); ++i) {
-        const ChannelSlot& c = L.outputs[i];
-        const std::int64_t n = ef * c.steady;
-        if (piece.out_peer[i]) {
-          const PeerChannel& pc = *piece.out_peer[i];
-          q.copy_peer(out_land[i]->buffer(), pc.to(), static_cast<std::size_t>(e0 * c.steady) * 4,
-                      gpu.d_out[fi], static_cast<std::size_t>(off) * 4,
-                      static_cast<std::size_t>(n) * 4);
-          gpu.stats.p2p_bytes += static_cast<std::uint64_t>(n) * 4;
+      for (const bool same_gpu : {true, false}) {
+        q.begin_span(same_gpu ? "channel" : "p2p");
+        off = 0;
+        for (std::size_t i = 0; i < L.outputs.size(); ++i) {
+          const ChannelSlot& c = L.outputs[i];
+          const std::int64_t n = ef * c.steady;
+          if (piece.out_peer[i] && piece.out_same_gpu[i] == same_gpu) {
+            const PeerChannel& pc = *piece.out_peer[i];
+            q.copy_peer(out_land[i]->buffer(), pc.to(), static_cast<std::size_t>(e0 * c.steady) * 4,
+                        gpu.d_out[fi], static_cast<std::size_t>(off) * 4,
+                        static_cast<std::size_t>(n) * 4);
+            (same_gpu ? gpu.stats.channel_bytes : gpu.stats.p2p_bytes) +=
+                static_cast<std::uint64_t>(n) * 4;
+          }
+          off += n;
         }
-        off += n;
+        q.end_span();
       }
-      q.end_span();
     }
     for (std::int64_t f = 0; f < F; ++f) {
       const auto fi = static_cast<std::size_t>(f);
@@ -254,6 +262,8 @@ struct GpuGraph::Impl {
           gpu.stats.h2d_ms += span.milliseconds;
         else if (span.name == "d2h")
           gpu.stats.d2h_ms += span.milliseconds;
+        else if (span.name == "channel")
+          gpu.stats.channel_ms += span.milliseconds;
         else
           gpu.stats.p2p_ms += span.milliseconds;
       }
@@ -339,6 +349,8 @@ GpuGraph::GpuGraph(const std::vector<backend::Device*>& devices, const Graph& g,
       for (const ChannelSlot& c : piece->gk.layout.outputs) piece->out_steady += c.steady;
       piece->in_peer.resize(piece->gk.layout.inputs.size());
       piece->out_peer.resize(piece->gk.layout.outputs.size());
+      piece->in_same_gpu.resize(piece->gk.layout.inputs.size());
+      piece->out_same_gpu.resize(piece->gk.layout.outputs.size());
       im.gpus[static_cast<std::size_t>(gpu)].stats.pieces += 1;
       im.pieces.push_back(std::move(piece));
     }
@@ -349,7 +361,8 @@ GpuGraph::GpuGraph(const std::vector<backend::Device*>& devices, const Graph& g,
     if (gpu.stats.pieces > 0) gpu.stage = stage++;
   }
 
-  // Channels between GPUs: staged on the host, or peer to peer where they can be.
+  // Channels between pieces: kept in device memory on one GPU; between GPUs
+  // staged on the host, or peer to peer where they can be.
   const int streams = std::max(1, options.streams);
   im.fragment_max = std::max<std::int64_t>(1, (options.max_block + streams - 1) / streams);
   std::vector<int> piece_of(static_cast<std::size_t>(g.node_count()), -1);
@@ -357,13 +370,43 @@ GpuGraph::GpuGraph(const std::vector<backend::Device*>& devices, const Graph& g,
     for (NodeId v : im.pieces[k]->gk.layout.nodes)
       piece_of[static_cast<std::size_t>(v)] = static_cast<int>(k);
   }
+  // A device buffer between two pieces: the producer's queue copies the
+  // channel's block there, the consumer's copies it in.
+  auto route_on_device = [&](ChannelId c, Piece& from, Piece& to, std::size_t out_slot,
+                             std::size_t in_slot, backend::PeerCopy path, std::size_t buffers) {
+    auto peer = std::make_shared<PeerChannel>(
+        c, *im.gpus[static_cast<std::size_t>(from.gpu)].device,
+        *im.gpus[static_cast<std::size_t>(to.gpu)].device, path,
+        options.max_block * to.gk.layout.inputs[in_slot].steady, buffers);
+    to.in_peer[in_slot] = peer;
+    from.out_peer[out_slot] = peer;
+    to.in_same_gpu[in_slot] = from.out_same_gpu[out_slot] = from.gpu == to.gpu;
+    im.peers.push_back(peer);
+  };
   for (ChannelId c = 0; c < g.channel_count(); ++c) {
     const int a = piece_of[static_cast<std::size_t>(g.channel(c).src)];
     const int b = piece_of[static_cast<std::size_t>(g.channel(c).dst)];
-    if (a < 0 || b < 0) continue;
+    if (a < 0 || b < 0 || a == b) continue;  // a CPU partition's, or inside one piece
     Piece& from = *im.pieces[static_cast<std::size_t>(a)];
     Piece& to = *im.pieces[static_cast<std::size_t>(b)];
-    if (from.gpu == to.gpu) continue;
+    std::size_t in_slot = 0, out_slot = 0;
+    while (to.gk.layout.inputs[in_slot].channel != c) ++in_slot;
+    while (from.gk.layout.outputs[out_slot].channel != c) ++out_slot;
+    const bool peeks = to.gk.layout.inputs[in_slot].initial > 0;
+    if (from.gpu == to.gpu) {
+      // Section 6.1: a channel between partitions on one GPU is passed by
+      // pointer, not copied through the host. Both pieces run on the GPU's
+      // thread, the consumer after the producer within a block, so two
+      // buffers never run out. A consumer that peeks across executions keeps
+      // the host FIFO, which holds the items it peeks at.
+      if (!options.device_channels || peeks) {
+        ++im.routes.same_gpu_host;
+        continue;
+      }
+      route_on_device(c, from, to, out_slot, in_slot, backend::PeerCopy::same_device, 2);
+      ++im.routes.same_gpu_device;
+      continue;
+    }
     ++im.routes.crossing;
     im.routes.crossing_bytes_per_execution +=
         static_cast<std::uint64_t>(s.channels[static_cast<std::size_t>(c)].steady_items) * 4;
@@ -371,25 +414,16 @@ GpuGraph::GpuGraph(const std::vector<backend::Device*>& devices, const Graph& g,
       ++im.routes.host;
       continue;
     }
-    std::size_t in_slot = 0, out_slot = 0;
-    while (to.gk.layout.inputs[in_slot].channel != c) ++in_slot;
-    while (from.gk.layout.outputs[out_slot].channel != c) ++out_slot;
     backend::Device& src = *im.gpus[static_cast<std::size_t>(from.gpu)].device;
     backend::Device& dst = *im.gpus[static_cast<std::size_t>(to.gpu)].device;
     const backend::PeerCopy path = src.peer_copy(dst);
-    const bool peeks = to.gk.layout.inputs[in_slot].initial > 0;
     if (path == backend::PeerCopy::none || peeks) {
       ++im.routes.host;
       ++im.routes.fallback;
       ++(peeks ? im.routes.fallback_peek : im.routes.fallback_no_peer);
       continue;
     }
-    auto peer = std::make_shared<PeerChannel>(
-        c, src, dst, path, options.max_block * to.gk.layout.inputs[in_slot].steady,
-        options.queue_blocks + 2);
-    to.in_peer[in_slot] = peer;
-    from.out_peer[out_slot] = peer;
-    im.peers.push_back(peer);
+    route_on_device(c, from, to, out_slot, in_slot, path, options.queue_blocks + 2);
     ++im.routes.p2p;
     // The slowest path taken: driver-staged < direct < same device.
     auto rank = [](backend::PeerCopy x) {

@@ -6,8 +6,10 @@
 // and run in the pipeline (pipeline.h): one host thread per GPU that has
 // pieces (it makes its device current; its pieces time multiplexed on it),
 // plus one thread per CPU partition (stateful filters). One GPU is the case
-// G = 1. Channels between pieces are host FIFOs; a channel between two GPUs
-// is staged in host memory (the paper's FIFO) or, with ChannelMode::p2p,
+// G = 1. Channels between pieces on one GPU stay in device memory (a device
+// copy out of the producer's buffer, one into the consumer's) unless the
+// consumer peeks across executions (a host FIFO then keeps the window); a
+// channel between two GPUs is staged in host memory (the paper's FIFO) or, with ChannelMode::p2p,
 // copied device to device (peer_channel.h) where the backend can and the
 // consumer does not peek across executions, else staged on the host
 // (counted in ChannelRoutes::fallback). Level 2: each block of executions is
@@ -50,11 +52,16 @@ struct GpuRunOptions {
   std::string dump_dir;                      // non-empty: write each generated source there
   std::string name;                          // names the programs, e.g. "Bitonic-n8-multi"
   ChannelMode channels = ChannelMode::host;  // channels between GPUs
+  // Channels between pieces on one GPU stay in device memory (section 6.1);
+  // false stages them through host FIFOs like channels between GPUs.
+  bool device_channels = true;
   std::size_t queue_blocks = 4;  // PipelineOptions::queue_blocks of the runs (p2p buffer pools)
 };
 
 // The channels between pieces that sit on different GPUs.
 struct ChannelRoutes {
+  int same_gpu_device = 0;   // channels between pieces on one GPU, kept in device memory
+  int same_gpu_host = 0;     // the same, staged through the host (consumer peeks, or asked for)
   int crossing = 0;          // channels between GPUs
   int p2p = 0;               // copied device to device
   int host = 0;              // staged in host memory (asked for, or fallback)
@@ -75,10 +82,12 @@ struct GpuStats {
   double kernel_ms = 0;   // device: kernels
   double h2d_ms = 0;      // device: host-to-device copies
   double d2h_ms = 0;      // device: device-to-host copies
+  double channel_ms = 0;  // device: copies into and out of channels between this GPU's pieces
   double p2p_ms = 0;      // device: copies into another GPU and out of landing buffers
   double staging_ms = 0;  // host: packing inputs into pinned buffers, appending outputs
   double wait_ms = 0;     // host: waiting for the queues
   std::uint64_t h2d_bytes = 0, d2h_bytes = 0, p2p_bytes = 0;
+  std::uint64_t channel_bytes = 0;  // written into channels between this GPU's pieces
 };
 
 // The compiled GPU side of a graph on one device, reusable across runs of

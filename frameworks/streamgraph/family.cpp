@@ -148,6 +148,11 @@ class StreamGraphPoint final : public PointRunner {
       if (!dump.empty() && dump != "0") o.dump_dir = dump == "1" ? "streamgraph-src" : dump;
       const std::string channels = param_str(params_, "channels");
       o.channels = parse_channel_mode(channels.empty() ? "host" : channels);
+      const std::string same_gpu = param_str(params_, "same_gpu_channels");
+      if (!same_gpu.empty() && same_gpu != "device" && same_gpu != "host")
+        throw UsageError("streamgraph: same_gpu_channels=" + same_gpu +
+                         " is not 'device' or 'host'");
+      o.device_channels = same_gpu != "host";
       device_->make_current();
       try {
         gpu_ = std::make_unique<GpuGraph>(logical, g, s, p, mapping, o);
@@ -242,6 +247,8 @@ class StreamGraphPoint final : public PointRunner {
     m.counters["gpus"] = gpu_->gpus();
     m.counters["gpus_used"] = gpu_->gpus_used();
     m.counters["physical_devices"] = static_cast<double>(physical_.size());
+    m.counters["same_gpu_device_channels"] = routes.same_gpu_device;
+    m.counters["same_gpu_host_channels"] = routes.same_gpu_host;
     m.counters["crossing_channels"] = routes.crossing;
     m.counters["crossing_bytes"] =
         static_cast<double>(routes.crossing_bytes_per_execution) * static_cast<double>(iterations_);
@@ -259,7 +266,7 @@ class StreamGraphPoint final : public PointRunner {
     const std::vector<int> gpu_of = gpu_->gpu_of_piece();
     const std::vector<int> part_of = gpu_->partition_of_piece();
     const std::vector<GpuStats> stats = gpu_->stats();
-    std::uint64_t h2d = 0, d2h = 0, p2p = 0;
+    std::uint64_t h2d = 0, d2h = 0, p2p = 0, channel = 0;
     int stage = 0;
     for (std::size_t i = 0; i < stats.size(); ++i) {
       const GpuStats& st = stats[i];
@@ -275,6 +282,7 @@ class StreamGraphPoint final : public PointRunner {
       m.counters[gpu + "kernel_ms"] = st.kernel_ms;
       m.counters[gpu + "h2d_ms"] = st.h2d_ms;
       m.counters[gpu + "d2h_ms"] = st.d2h_ms;
+      m.counters[gpu + "channel_ms"] = st.channel_ms;
       m.counters[gpu + "p2p_ms"] = st.p2p_ms;
       m.counters[gpu + "staging_ms"] = st.staging_ms;
       m.counters[gpu + "wait_ms"] = st.wait_ms;
@@ -285,6 +293,7 @@ class StreamGraphPoint final : public PointRunner {
       h2d += st.h2d_bytes;
       d2h += st.d2h_bytes;
       p2p += st.p2p_bytes;
+      channel += st.channel_bytes;
     }
     double cpu_blocked = 0;
     for (auto k = static_cast<std::size_t>(stage); k < blocked_s_.size(); ++k)
@@ -293,6 +302,7 @@ class StreamGraphPoint final : public PointRunner {
     m.counters["h2d_bytes"] = static_cast<double>(h2d);
     m.counters["d2h_bytes"] = static_cast<double>(d2h);
     m.counters["p2p_bytes"] = static_cast<double>(p2p);
+    m.counters["same_gpu_channel_bytes"] = static_cast<double>(channel);
   }
 
   std::string validate_last() override {
@@ -399,11 +409,8 @@ void register_family() {
               "a pipeline of host threads, each a contiguous range of the schedule, bounded "
               "FIFO channels of `batch` executions between them",
               {backend::Kind::cpu}, {{"threads", "0"}, {"batch", "64"}}, Mode::cpu_threads, apps);
-  const Params gpu = {{"batch", "1024"},
-                      {"streams", "4"},
-                      {"shared_kib", "0"},
-                      {"seed", "1"},
-                      {"dump_source", "0"}};
+  const Params gpu = {{"batch", "1024"}, {"streams", "4"},     {"shared_kib", "0"},
+                      {"seed", "1"},     {"dump_source", "0"}, {"same_gpu_channels", "device"}};
   Params multi = gpu;
   multi["gpus"] = "1";
   multi["share_devices"] = "0";
@@ -413,8 +420,9 @@ void register_family() {
   several.share_param = "share_devices";
   add_variant("gpu-multi",
               "multilevel partitions, one generated kernel each (C/M threads, WS/DB in local "
-              "memory), mapped onto `gpus` GPUs (a host thread each), channels between GPUs "
-              "staged on the host or peer to peer (`channels`), stateful filters on host threads",
+              "memory), mapped onto `gpus` GPUs (a host thread each), channels between pieces "
+              "of one GPU in device memory (`same_gpu_channels`), between GPUs staged on the host "
+              "or peer to peer (`channels`), stateful filters on host threads",
               {backend::Kind::opencl, backend::Kind::cuda}, multi, Mode::gpu_multi, apps, several);
   add_variant("gpu-single",
               "the previous work's single partition ('no solution' where it does not fit), "

@@ -76,9 +76,10 @@ TEST(StreamGraphThreads, CorruptedFilterFailsTheSinkAndErrorsStopEveryStage) {
 }
 
 void run_gpu(backend::Device& device, const std::string& name, int n, bool single,
-             std::uint64_t shared, int expect_min_kernels) {
+             std::uint64_t shared, int expect_min_kernels, bool device_channels = true) {
   SCOPED_TRACE(name + " N=" + std::to_string(n) + (single ? " single" : " multi") +
-               " shared=" + std::to_string(shared));
+               " shared=" + std::to_string(shared) +
+               (device_channels ? " device channels" : " host channels"));
   Benchmark plan_bench = make_benchmark(name, n);
   const Schedule s = make_schedule(plan_bench.graph);
   const DeviceLimits limits = device_limits(device.info(), shared);
@@ -95,8 +96,18 @@ void run_gpu(backend::Device& device, const std::string& name, int n, bool singl
   o.single = single;
   o.max_block = 40;
   o.name = name + "-test";
+  o.device_channels = device_channels;
   GpuGraph gpu(device, plan_bench.graph, s, p, o);
   EXPECT_GE(gpu.gpu_pieces(), expect_min_kernels);
+  // Every channel between two pieces takes the asked-for way, save those
+  // whose consumer peeks across executions (always a host FIFO).
+  const ChannelRoutes& routes = gpu.routes();
+  EXPECT_EQ(routes.crossing, 0);
+  if (!device_channels) {
+    EXPECT_EQ(routes.same_gpu_device, 0);
+  } else if (gpu.gpu_pieces() >= 2 && name.rfind("MatrixMult", 0) == 0) {
+    EXPECT_GT(routes.same_gpu_device, 0);
+  }
   EXPECT_EQ(gpu.cpu_partitions(), 2);
   for (std::int64_t iterations : {1, 37, 100}) {
     Benchmark b = make_benchmark(name, n);
@@ -106,6 +117,9 @@ void run_gpu(backend::Device& device, const std::string& name, int n, bool singl
     run_pipeline(b.graph, s, gpu.plan(), po);
     expect_passed(b, s, iterations);
   }
+  std::uint64_t channel_bytes = 0;
+  for (const GpuStats& st : gpu.stats()) channel_bytes += st.channel_bytes;
+  EXPECT_EQ(channel_bytes > 0, routes.same_gpu_device > 0);
 }
 
 // FIFOs for one piece run outside the pipeline.
@@ -135,6 +149,7 @@ void compare_pieces(backend::Device& device, const std::string& name, int n, std
   o.max_block = 12;
   o.streams = 3;
   o.name = name + "-compare";
+  o.device_channels = false;  // each piece runs alone, fed and drained through host FIFOs
   GpuGraph gpu(device, b.graph, s, p, o);
   const PipelinePlan plan = gpu.plan();
   const auto kernels = gpu.kernels();
@@ -229,7 +244,8 @@ TEST(StreamGraphGpu, ManySmallPartitionsValidate) {
            {"MatrixMult", 4}, {"MatrixMult3", 2}, {"FMRadio", 1}}) {
     const std::uint64_t budget = budget_for_pieces(*device, name, n, 2);
     ASSERT_GT(budget, 0u) << name;
-    run_gpu(*device, name, n, false, budget, 2);
+    run_gpu(*device, name, n, false, budget, 2, true);
+    run_gpu(*device, name, n, false, budget, 2, false);
   }
 }
 
