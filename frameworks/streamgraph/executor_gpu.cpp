@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -81,6 +82,33 @@ std::vector<Run> host_runs(const std::vector<ChannelSlot>& slots,
     off += n;
   }
   return runs;
+}
+
+// Calls f(0) .. f(n - 1) on up to `threads` threads (0: one per hardware
+// thread); rethrows the exception of the lowest index that threw, after all
+// have finished.
+void run_in_parallel(std::size_t n, int threads, const std::function<void(std::size_t)>& f) {
+  std::size_t workers = threads > 0 ? static_cast<std::size_t>(threads)
+                                    : std::max(1u, std::thread::hardware_concurrency());
+  workers = std::min(workers, n);
+  std::vector<std::exception_ptr> errors(n);
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t k = next++; k < n; k = next++) {
+      try {
+        f(k);
+      } catch (...) {
+        errors[k] = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < workers; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  for (const auto& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
 }
 
 }  // namespace
@@ -434,15 +462,14 @@ GpuGraph::GpuGraph(const std::vector<backend::Device*>& devices, const Graph& g,
   }
 
   // Build on each piece's device (devices cache programs by name; the name
-  // carries a hash of the source).
+  // carries a hash of the source), several pieces at once: a graph of many
+  // pieces spends most of its set-up in the run-time compiler.
+  std::vector<std::string> texts;
   for (auto& piece_ptr : im.pieces) {
-    Piece& piece = *piece_ptr;
-    backend::Device& device = *im.gpus[static_cast<std::size_t>(piece.gpu)].device;
-    const bool cuda = device.info().kind == backend::Kind::cuda;
-    const std::string text = im.full_source(piece);
-    const std::size_t hash = std::hash<std::string>{}(text);
-    backend::ProgramSource src;
-    src.name = fmt::format("streamgraph/{}/{}/{:016x}", options.name, piece.gk.kernel_name, hash);
+    const Piece& piece = *piece_ptr;
+    const bool cuda =
+        im.gpus[static_cast<std::size_t>(piece.gpu)].device->info().kind == backend::Kind::cuda;
+    texts.push_back(im.full_source(piece));
     if (!options.dump_dir.empty()) {
       std::filesystem::create_directories(options.dump_dir);
       std::string file = options.name + "-" + piece.gk.kernel_name + (cuda ? ".cu" : ".cl");
@@ -450,13 +477,20 @@ GpuGraph::GpuGraph(const std::vector<backend::Device*>& devices, const Graph& g,
       const auto path = std::filesystem::path(options.dump_dir) / file;
       if (std::find(dumped_.begin(), dumped_.end(), path.string()) == dumped_.end()) {
         std::ofstream out(path);
-        out << text;
+        out << texts.back();
         if (!out) throw RunError("cannot write the generated source to " + path.string());
         dumped_.push_back(path.string());
       }
     }
-    if (cuda) {
-      src.cuda_text = text;
+  }
+  auto build_piece = [&](std::size_t k) {
+    Piece& piece = *im.pieces[k];
+    backend::Device& device = *im.gpus[static_cast<std::size_t>(piece.gpu)].device;
+    backend::ProgramSource src;
+    src.name = fmt::format("streamgraph/{}/{}/{:016x}", options.name, piece.gk.kernel_name,
+                           std::hash<std::string>{}(texts[k]));
+    if (device.info().kind == backend::Kind::cuda) {
+      src.cuda_text = texts[k];
       src.cuda_options = {"--maxrregcount=64"};
     } else {
       src.opencl_files = piece.gk.files;
@@ -464,7 +498,8 @@ GpuGraph::GpuGraph(const std::vector<backend::Device*>& devices, const Graph& g,
     }
     piece.program = device.build(src);
     piece.kernel = piece.program->kernel(piece.gk.kernel_name);
-  }
+  };
+  run_in_parallel(im.pieces.size(), options.build_threads, build_piece);
 
   // Per GPU with pieces: queues and buffers for the fragments of a block.
   for (std::size_t gi = 0; gi < im.gpus.size(); ++gi) {

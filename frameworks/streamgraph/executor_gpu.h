@@ -50,6 +50,7 @@ struct GpuRunOptions {
   int streams = 4;                           // level-2 fragments (queues) per block
   std::int64_t max_block = 256;              // executions per block (buffers are sized for it)
   std::string dump_dir;                      // non-empty: write each generated source there
+  int build_threads = 0;                     // pieces compiled at once (0: one per hardware thread)
   std::string name;                          // names the programs, e.g. "Bitonic-n8-multi"
   ChannelMode channels = ChannelMode::host;  // channels between GPUs
   // Channels between pieces on one GPU stay in device memory (section 6.1);

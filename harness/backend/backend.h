@@ -399,7 +399,8 @@ class Device {
   // DeviceOutOfMemory when it cannot be had, RunError when the backend has no
   // images or the size exceeds DeviceInfo::image2d_max_width / _height.
   virtual Image2D allocate_image_f32(std::size_t width, std::size_t height);
-  // Throws KernelBuildError with the compiler log on failure. Cached per source name.
+  // Throws KernelBuildError with the compiler log on failure. Cached per source
+  // name; several threads may build different programs at once.
   virtual std::shared_ptr<Program> build(const ProgramSource& source) = 0;
   // The device's default queue, used by single-stream code.
   virtual Queue& queue() = 0;

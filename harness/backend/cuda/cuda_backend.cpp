@@ -704,10 +704,14 @@ class CudaDevice final : public Device {
         Buffer(device_pointer, bytes, nullptr));
   }
 
+  // Thread-safe: run-time compiles (NVRTC) of different programs proceed in
+  // parallel; the cache is locked only to look up and to insert.
   std::shared_ptr<Program> build(const ProgramSource& source) override {
-    std::lock_guard<std::mutex> lock(programs_mutex_);
-    auto cached = programs_.find(source.name);
-    if (cached != programs_.end()) return cached->second;
+    {
+      std::lock_guard<std::mutex> lock(programs_mutex_);
+      auto cached = programs_.find(source.name);
+      if (cached != programs_.end()) return cached->second;
+    }
     if (!source.cuda && !source.cuda_text.empty()) {
       activate(info_.index);
       std::string log;
@@ -717,9 +721,10 @@ class CudaDevice final : public Device {
       check(cudaLibraryLoadData(&library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
             "cudaLibraryLoadData", source.name.c_str());
       auto program = std::make_shared<LibraryProgram>(source.name, library, std::move(log));
-      programs_.emplace(source.name, program);
-      return program;
+      std::lock_guard<std::mutex> lock(programs_mutex_);
+      return programs_.emplace(source.name, program).first->second;  // first build wins
     }
+    std::lock_guard<std::mutex> lock(programs_mutex_);
     if (!source.cuda) {
       throw KernelBuildError("program '" + source.name + "' has no CUDA build in this binary", "");
     }

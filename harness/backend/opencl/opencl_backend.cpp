@@ -687,9 +687,15 @@ class ClDevice final : public Device {
     std::ofstream(std::string(dir) + "/" + name + ".bin", std::ios::binary) << binary;
   }
 
+  // Thread-safe: builds of different programs proceed in parallel (OpenCL
+  // 1.2's API calls but clSetKernelArg are); the cache is locked only to look
+  // up and to insert.
   std::shared_ptr<Program> build(const ProgramSource& source) override {
-    auto it = programs_.find(source.name);
-    if (it != programs_.end()) return it->second;
+    {
+      std::lock_guard<std::mutex> lock(programs_mutex_);
+      auto it = programs_.find(source.name);
+      if (it != programs_.end()) return it->second;
+    }
     std::string text = compose_source(source.opencl_files) + source.opencl_text;
     if (const char* dir = std::getenv("HARNESS_DUMP_CL")) {
       std::string name = source.name;
@@ -713,8 +719,8 @@ class ClDevice final : public Device {
     }
     if (const char* dir = std::getenv("HARNESS_DUMP_CL")) dump_binary(program, source.name, dir);
     auto p = std::make_shared<ClProgram>(program, source.name, log);
-    programs_.emplace(source.name, p);
-    return p;
+    std::lock_guard<std::mutex> lock(programs_mutex_);
+    return programs_.emplace(source.name, p).first->second;  // first build wins
   }
   Queue& queue() override { return *queue_; }
   std::unique_ptr<Queue> create_queue() override {
@@ -746,6 +752,7 @@ class ClDevice final : public Device {
   std::unique_ptr<ClQueue> queue_;
   cl_command_queue host_queue_ = nullptr;
   std::shared_ptr<MappedViews> views_ = std::make_shared<MappedViews>();
+  std::mutex programs_mutex_;
   std::map<std::string, std::shared_ptr<Program>> programs_;
 };
 
