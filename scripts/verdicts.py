@@ -592,14 +592,22 @@ def _vary(spec: dict) -> list[str]:
     return list(vary)
 
 
-def _choose_baseline(c: dict, bases: list[dict], metric: str, vary: Iterable[str] = ()) -> dict | None:
+def _choose_baseline(c: dict, bases: list[dict], metric: str, vary: Iterable[str] = (),
+                     skipped: Iterable[dict] = ()) -> dict | None:
     """The baseline point for candidate c: same app and dataset label (and the
     same values of the axes both have, less `vary`, when such a baseline
     exists); prefer the same device, then the same results file (same host),
     then any; within a tier prefer a valid point, then the fastest (the
-    conservative choice)."""
-    same = [b for b in bases if b.get("app") == c.get("app") and dataset_label(b) == dataset_label(c)]
-    same = [b for b in same if _same_axes(b, c, vary)] or same
+    conservative choice). None when the only baselines with c's axis values
+    are among `skipped` (a sweep's baseline with no solution at that point
+    pairs with nothing, not with another point of the sweep)."""
+    def alike(b: dict) -> bool:
+        return b.get("app") == c.get("app") and dataset_label(b) == dataset_label(c)
+    same = [b for b in bases if alike(b)]
+    exact = [b for b in same if _same_axes(b, c, vary)]
+    if not exact and any(alike(b) and _same_axes(b, c, vary) for b in skipped):
+        return None
+    same = exact or same
     if not same:
         return None
     tiers = [[b for b in same if device_key(b) == device_key(c)],
@@ -669,13 +677,16 @@ def faster(spec: dict, points: list[dict]) -> list[Verdict]:
 
     all_cands = [p for p in points if matches(p, cand_m)]
     cands = not_skipped(all_cands)
-    bases = not_skipped(p for p in points if matches(p, base_m) and not matches(p, cand_m))
+    all_bases = [p for p in points if matches(p, base_m) and not matches(p, cand_m)]
+    bases = not_skipped(all_bases)
+    skipped_bases = [p for p in all_bases if p.get("status") == "skipped"]
     if not all_cands:
         return [_verdict(None, NOT_RUN, f"no point matches the candidate {json.dumps(cand_m)}")]
 
     out = []
     for key, group in group_by_device(cands).items():
-        pairs = [(c, _choose_baseline(c, bases, metric, vary)) for c in group]
+        pairs = [(c, _choose_baseline(c, bases, metric, vary, skipped_bases)) for c in group]
+        unpaired = [c for c, b in pairs if b is None]
         pairs = [(c, b) for c, b in pairs if b is not None]
         if not pairs:
             out.append(_verdict(key, NOT_RUN, f"no baseline point {json.dumps(base_m)} with the same app and "
@@ -687,6 +698,7 @@ def faster(spec: dict, points: list[dict]) -> list[Verdict]:
         pairs.sort(key=lambda cb: (str(cb[0].get("app")), dataset_size(cb[0]), axes_order(cb[0])))
 
         measured, too_slow, invalid, missing = [], [], [], []
+        missing += [f"{_where(c)}: no baseline (skipped there)" for c in unpaired]
         for c, b in pairs:
             where = _where(c)
             bad = [p for p in (c, b) if _invalid(p)]

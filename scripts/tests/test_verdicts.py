@@ -172,6 +172,18 @@ class FasterVaryTest(unittest.TestCase):
         vs = evaluate_v2(self.RULE, self.points())
         self.assertEqual([v.verdict for v in vs], [V.DOES_NOT_HOLD], vs[0].detail)
 
+    def test_a_skipped_baseline_pairs_with_nothing(self):
+        # gpus=1 has no solution at N = 16: the 2-GPU point there pairs with
+        # nothing (noted), not with the 1-GPU point at N = 4
+        pts = self.points()
+        pts[1] = C.make_v2_point(variant="gpu-multi", framework="streamgraph", app="sg-des",
+                                 axes={"n": "16", "gpus": "1"}, status="skipped", skip_reason="no solution")
+        vs = evaluate_v2(dict(self.RULE, vary=["gpus"], min_speedup=0.5, quorum=None), pts)
+        self.assertEqual([v.verdict for v in vs], [V.HOLDS], vs[0].detail)
+        self.assertIn("n=16", vs[0].detail)
+        self.assertIn("no baseline (skipped there)", vs[0].detail)
+        self.assertNotIn("n=16: speedup", vs[0].detail)
+
     def test_vary_must_be_a_list(self):
         with self.assertRaises(ValueError):
             V.faster(dict(self.RULE, vary="gpus"), self.points())
