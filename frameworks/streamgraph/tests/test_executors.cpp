@@ -77,9 +77,8 @@ TEST(StreamGraphThreads, CorruptedFilterFailsTheSinkAndErrorsStopEveryStage) {
 
 void run_gpu(backend::Device& device, const std::string& name, int n, bool single,
              std::uint64_t shared, int expect_min_kernels, bool device_channels = true) {
-  SCOPED_TRACE(name + " N=" + std::to_string(n) + (single ? " single" : " multi") +
-               " shared=" + std::to_string(shared) +
-               (device_channels ? " device channels" : " host channels"));
+  SCOPED_TRACE(name + " N=" + std::to_string(n) + (single ? " single" : " multi") + " shared=" +
+               std::to_string(shared) + (device_channels ? " device channels" : " host channels"));
   Benchmark plan_bench = make_benchmark(name, n);
   const Schedule s = make_schedule(plan_bench.graph);
   const DeviceLimits limits = device_limits(device.info(), shared);
