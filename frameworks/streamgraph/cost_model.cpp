@@ -77,7 +77,7 @@ UnitCost CostModel::gpu_cost(const std::vector<NodeId>& nodes) const {
       std::min(1.0, e * static_cast<double>(c.threads_per_execution) / d_.threads_to_saturate_sm);
   c.time_ns = c.work_ops / (d_.ops_per_ns_per_sm * d_.sms * util) +
               static_cast<double>(c.io_bytes) / d_.dram_bytes_per_ns +
-              d_.round_overhead_ns / (e * d_.sms);
+              d_.round_overhead_ns / (e * d_.sms) + d_.partition_overhead_ns;
   return c;
 }
 

@@ -22,6 +22,12 @@ struct DeviceLimits {
   double host_link_bytes_per_ns = 0;  // host <-> GPU copies (GB/s), for the mapper
   // One barrier + WS/DB swap per round of parallel executions on an SM.
   double round_overhead_ns = 0;
+  // What being a partition costs an execution: its kernel launches, the
+  // hand-over between pieces and the device copies of its channels. 0 in
+  // the presets (the paper's T has no such term); measured on an H100 at
+  // 130-150 ns on CUDA and about 230 ns on OpenCL (frameworks/streamgraph/
+  // README.md). Set through the gpu variants' `partition_ns`.
+  double partition_overhead_ns = 0;
 
   static DeviceLimits c2070();  // the paper's Tesla C2070 (Fermi)
   static DeviceLimits h200();

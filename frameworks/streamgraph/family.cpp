@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <ostream>
+#include <string>
 #include <thread>
 
 #include "frameworks/streamgraph/benchmarks/benchmark.h"
@@ -117,7 +118,16 @@ class StreamGraphPoint final : public PointRunner {
       const std::vector<backend::Device*> logical = logical_gpus();
       batch_ = param_int(params_, "batch", 1);
       const auto shared = static_cast<std::uint64_t>(param_int(params_, "shared_kib", 0)) * 1024;
-      const DeviceLimits limits = device_limits(device_->info(), shared);
+      DeviceLimits limits = device_limits(device_->info(), shared);
+      const std::string partition_ns = param_str(params_, "partition_ns");
+      try {
+        limits.partition_overhead_ns = partition_ns.empty() ? 0.0 : std::stod(partition_ns);
+      } catch (const std::exception&) {
+        limits.partition_overhead_ns = -1;
+      }
+      if (!(limits.partition_overhead_ns >= 0))
+        throw UsageError("streamgraph: partition_ns=" + partition_ns +
+                         " is not a non-negative number of nanoseconds");
       Partitioning p;
       if (mode_ == Mode::gpu_single) {
         SinglePartitionResult single = partition_single(g, s, limits);
@@ -409,8 +419,9 @@ void register_family() {
               "a pipeline of host threads, each a contiguous range of the schedule, bounded "
               "FIFO channels of `batch` executions between them",
               {backend::Kind::cpu}, {{"threads", "0"}, {"batch", "64"}}, Mode::cpu_threads, apps);
-  const Params gpu = {{"batch", "1024"}, {"streams", "4"},     {"shared_kib", "0"},
-                      {"seed", "1"},     {"dump_source", "0"}, {"same_gpu_channels", "device"}};
+  const Params gpu = {{"batch", "1024"},    {"streams", "4"},     {"shared_kib", "0"},
+                      {"seed", "1"},        {"dump_source", "0"}, {"same_gpu_channels", "device"},
+                      {"partition_ns", "0"}};
   Params multi = gpu;
   multi["gpus"] = "1";
   multi["share_devices"] = "0";

@@ -109,6 +109,27 @@ TEST(StreamGraphPartition, LargerGraphsOnTheC2070) {
   }
 }
 
+// A cost for being a partition (the measured launches and channel copies)
+// makes merging pay: FMRadio, which the H200 preset splits although one
+// partition holds it, keeps fewer partitions, and they stay valid.
+TEST(StreamGraphPartition, PartitionCostMergesWhatFits) {
+  const DeviceLimits plain = DeviceLimits::h200();
+  DeviceLimits costly = plain;
+  costly.partition_overhead_ns = 150;
+  int fewer = 0;
+  for (int n : {8, 16, 20}) {
+    SCOPED_TRACE("FMRadio N=" + std::to_string(n));
+    Benchmark b = make_benchmark("FMRadio", n);
+    const Schedule s = make_schedule(b.graph);
+    const Partitioning without = partition_multilevel(b.graph, s, plain);
+    const Partitioning with = partition_multilevel(b.graph, s, costly);
+    expect_valid(b.graph, s, with, costly);
+    EXPECT_LE(with.gpu_partitions(), without.gpu_partitions());
+    if (with.gpu_partitions() < without.gpu_partitions()) ++fewer;
+  }
+  EXPECT_GT(fewer, 0);
+}
+
 TEST(StreamGraphPartition, SameSeedSamePartitions) {
   Benchmark b = make_benchmark("DES", 4);
   const Schedule s = make_schedule(b.graph);
