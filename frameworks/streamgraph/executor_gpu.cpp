@@ -32,11 +32,8 @@ struct Piece {
   std::shared_ptr<backend::Program> program;
   backend::Kernel kernel;
   std::int64_t in_steady = 0, in_initial = 0, out_steady = 0;  // sums over channels
-  // Per input / output slot: the device channel it arrives or leaves by
-  // (null: host FIFO), and whether that channel stays on this piece's GPU
-  // (else it comes from or goes to another GPU, peer to peer).
+  // Per input / output slot: the device channel it arrives or leaves by (null: host FIFO).
   std::vector<std::shared_ptr<PeerChannel>> in_peer, out_peer;
-  std::vector<bool> in_same_gpu, out_same_gpu;
   std::atomic<int> ran_on{-1};
 };
 
@@ -236,7 +233,7 @@ struct GpuGraph::Impl {
         for (std::size_t i = 0; i < L.inputs.size(); ++i) {
           const ChannelSlot& c = L.inputs[i];
           const std::int64_t n = ef * c.steady + c.initial;
-          if (piece.in_peer[i] && piece.in_same_gpu[i] == same_gpu) {  // initial is 0 there
+          if (piece.in_peer[i] && piece.in_peer[i]->same_gpu() == same_gpu) {  // initial is 0
             q.copy(gpu.d_in[fi], static_cast<std::size_t>(off) * 4, in_land[i]->buffer(),
                    static_cast<std::size_t>(e0 * c.steady) * 4, static_cast<std::size_t>(n) * 4);
           }
@@ -266,7 +263,7 @@ struct GpuGraph::Impl {
         for (std::size_t i = 0; i < L.outputs.size(); ++i) {
           const ChannelSlot& c = L.outputs[i];
           const std::int64_t n = ef * c.steady;
-          if (piece.out_peer[i] && piece.out_same_gpu[i] == same_gpu) {
+          if (piece.out_peer[i] && piece.out_peer[i]->same_gpu() == same_gpu) {
             const PeerChannel& pc = *piece.out_peer[i];
             q.copy_peer(out_land[i]->buffer(), pc.to(), static_cast<std::size_t>(e0 * c.steady) * 4,
                         gpu.d_out[fi], static_cast<std::size_t>(off) * 4,
@@ -377,8 +374,6 @@ GpuGraph::GpuGraph(const std::vector<backend::Device*>& devices, const Graph& g,
       for (const ChannelSlot& c : piece->gk.layout.outputs) piece->out_steady += c.steady;
       piece->in_peer.resize(piece->gk.layout.inputs.size());
       piece->out_peer.resize(piece->gk.layout.outputs.size());
-      piece->in_same_gpu.resize(piece->gk.layout.inputs.size());
-      piece->out_same_gpu.resize(piece->gk.layout.outputs.size());
       im.gpus[static_cast<std::size_t>(gpu)].stats.pieces += 1;
       im.pieces.push_back(std::move(piece));
     }
@@ -405,10 +400,9 @@ GpuGraph::GpuGraph(const std::vector<backend::Device*>& devices, const Graph& g,
     auto peer = std::make_shared<PeerChannel>(
         c, *im.gpus[static_cast<std::size_t>(from.gpu)].device,
         *im.gpus[static_cast<std::size_t>(to.gpu)].device, path,
-        options.max_block * to.gk.layout.inputs[in_slot].steady, buffers);
+        options.max_block * to.gk.layout.inputs[in_slot].steady, buffers, from.gpu == to.gpu);
     to.in_peer[in_slot] = peer;
     from.out_peer[out_slot] = peer;
-    to.in_same_gpu[in_slot] = from.out_same_gpu[out_slot] = from.gpu == to.gpu;
     im.peers.push_back(peer);
   };
   for (ChannelId c = 0; c < g.channel_count(); ++c) {

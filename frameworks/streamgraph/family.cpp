@@ -54,6 +54,22 @@ std::int64_t param_int(const Params& params, const std::string& key, std::int64_
   return v;
 }
 
+double param_double(const Params& params, const std::string& key, double lo) {
+  auto it = params.find(key);
+  if (it == params.end()) throw UsageError("streamgraph: missing parameter '" + key + "'");
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(it->second, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != it->second.size() || it->second.empty() || !(v >= lo))
+    throw UsageError(
+        fmt::format("streamgraph: parameter {}={} is not a number >= {}", key, it->second, lo));
+  return v;
+}
+
 std::string param_str(const Params& params, const std::string& key) {
   auto it = params.find(key);
   return it == params.end() ? std::string() : it->second;
@@ -119,15 +135,8 @@ class StreamGraphPoint final : public PointRunner {
       batch_ = param_int(params_, "batch", 1);
       const auto shared = static_cast<std::uint64_t>(param_int(params_, "shared_kib", 0)) * 1024;
       DeviceLimits limits = device_limits(device_->info(), shared);
-      const std::string partition_ns = param_str(params_, "partition_ns");
-      try {
-        limits.partition_overhead_ns = partition_ns.empty() ? 0.0 : std::stod(partition_ns);
-      } catch (const std::exception&) {
-        limits.partition_overhead_ns = -1;
-      }
-      if (!(limits.partition_overhead_ns >= 0))
-        throw UsageError("streamgraph: partition_ns=" + partition_ns +
-                         " is not a non-negative number of nanoseconds");
+      if (params_.count("partition_ns"))
+        limits.partition_overhead_ns = param_double(params_, "partition_ns", 0.0);
       Partitioning p;
       if (mode_ == Mode::gpu_single) {
         SinglePartitionResult single = partition_single(g, s, limits);

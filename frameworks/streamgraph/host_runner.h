@@ -120,7 +120,7 @@ class HostRunner {
           for (ChannelId c : n.outputs) fifo(c).append(src.front(), times);
           src.consume(times);
         } else {
-          const std::size_t round = total_weight(n);
+          const auto round = static_cast<std::size_t>(g_.pop_rate(v, 0));
           require(src, times * round, v);
           std::size_t offset = 0;
           for (std::size_t p = 0; p < n.outputs.size(); ++p) {
@@ -135,7 +135,7 @@ class HostRunner {
         break;
       }
       case NodeKind::joiner: {
-        const std::size_t round = total_weight(n);
+        const auto round = static_cast<std::size_t>(g_.push_rate(v, 0));
         T* dst = fifo(n.outputs[0]).append(times * round);
         std::size_t offset = 0;
         for (std::size_t p = 0; p < n.inputs.size(); ++p) {
@@ -165,11 +165,6 @@ class HostRunner {
     }
   }
 
-  static std::size_t total_weight(const Node& n) {
-    std::size_t sum = 0;
-    for (const auto w : n.weights) sum += static_cast<std::size_t>(w);
-    return sum;
-  }
   static void copy_items(const T* from, T* to, std::size_t n) {
     if (n > 0) std::memcpy(to, from, n * sizeof(T));
   }

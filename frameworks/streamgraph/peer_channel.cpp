@@ -11,8 +11,14 @@ Landing::~Landing() { owner_.release(slot_); }
 backend::Buffer& Landing::buffer() { return owner_.buffers_[slot_]; }
 
 PeerChannel::PeerChannel(ChannelId channel, backend::Device& from, backend::Device& to,
-                         backend::PeerCopy path, std::int64_t max_items, std::size_t buffers)
-    : channel_(channel), from_(from), to_(to), path_(path), max_items_(max_items) {
+                         backend::PeerCopy path, std::int64_t max_items, std::size_t buffers,
+                         bool same_gpu)
+    : channel_(channel),
+      from_(from),
+      to_(to),
+      path_(path),
+      max_items_(max_items),
+      same_gpu_(same_gpu) {
   if (path == backend::PeerCopy::none)
     throw UsageError(fmt::format("stream graph: channel {} cannot be copied from {} to {}", channel,
                                  from.info().name, to.info().name));

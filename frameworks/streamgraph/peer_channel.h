@@ -1,8 +1,9 @@
-// Peer-to-peer channels between GPUs (section 6.2's alternative to the
-// host-staged FIFO): the producing GPU's queue copies a channel's items of a
-// block from its output buffer straight into a landing buffer on the
-// consuming GPU (Queue::copy_peer), and the block's pipeline message carries
-// the landing buffer instead of host items. Landing buffers come from a
+// Device channels between pieces: between two GPUs, peer to peer (section
+// 6.2's alternative to the host-staged FIFO), or between two pieces of one
+// GPU. The producing piece's queue copies a channel's items of a block from
+// its output buffer straight into a landing buffer on the consuming device
+// (Queue::copy_peer), and the block's pipeline message carries the landing
+// buffer instead of host items. Landing buffers come from a
 // fixed pool per channel: a block holds one from the producer's copy until
 // the consumer's kernel has read it, and the pipeline keeps at most
 // `queue_blocks` blocks of a channel between two stages, so queue_blocks + 2
@@ -41,10 +42,12 @@ class Landing {
 
 class PeerChannel {
  public:
-  // Buffers of `max_items` 32-bit items on `to` (allocated here).
+  // Buffers of `max_items` 32-bit items on `to` (allocated here); `same_gpu`:
+  // the two pieces run on one logical GPU.
   PeerChannel(ChannelId channel, backend::Device& from, backend::Device& to, backend::PeerCopy path,
-              std::int64_t max_items, std::size_t buffers);
+              std::int64_t max_items, std::size_t buffers, bool same_gpu);
   ChannelId channel() const { return channel_; }
+  bool same_gpu() const { return same_gpu_; }
   backend::Device& from() const { return from_; }
   backend::Device& to() const { return to_; }
   backend::PeerCopy path() const { return path_; }
@@ -61,6 +64,7 @@ class PeerChannel {
   backend::Device& to_;
   backend::PeerCopy path_;
   std::int64_t max_items_;
+  bool same_gpu_;
   std::vector<backend::Buffer> buffers_;
   std::mutex mutex_;
   std::vector<std::size_t> free_;

@@ -322,6 +322,28 @@ TEST(StreamGraphFamily, RegisteredVariantsRunAndValidate) {
       EXPECT_NE(std::string(e.what()).find("no solution"), std::string::npos) << e.what();
     }
   }
+  if (device) {
+    // A partition cost that is not a non-negative number is a usage error naming it.
+    const VariantInfo& v = Registry::instance().find_variant("streamgraph", "gpu-multi");
+    for (const std::string bad : {"150ns", "-5", "abc", ""}) {
+      SCOPED_TRACE("partition_ns=" + bad);
+      PointContext ctx;
+      ctx.app = "sg-dct";
+      ctx.device = device.get();
+      ctx.params = {{"n", "4"},           {"iterations", "4"},  {"batch", "4"},
+                    {"streams", "1"},     {"shared_kib", "0"},  {"seed", "1"},
+                    {"dump_source", "0"}, {"partition_ns", bad}};
+      auto point = v.make(ctx);
+      try {
+        point->prepare();
+        FAIL() << "prepared";
+      } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("partition_ns=" + bad + " is not a number"),
+                  std::string::npos)
+            << e.what();
+      }
+    }
+  }
   // An N the benchmark does not take is skipped with the reason.
   const VariantInfo& seq = Registry::instance().find_variant("streamgraph", "cpu-seq");
   PointContext ctx;
