@@ -323,23 +323,28 @@ TEST(StreamGraphFamily, RegisteredVariantsRunAndValidate) {
     }
   }
   if (device) {
-    // A partition cost that is not a non-negative number is a usage error naming it.
+    // A partition cost that is not a non-negative number, or a same-GPU
+    // channel path that is not 'device' or 'host', is a usage error naming it.
     const VariantInfo& v = Registry::instance().find_variant("streamgraph", "gpu-multi");
-    for (const std::string bad : {"150ns", "-5", "abc", ""}) {
-      SCOPED_TRACE("partition_ns=" + bad);
+    const std::pair<std::string, std::string> bad_params[] = {{"partition_ns", "150ns"},
+                                                              {"partition_ns", "-5"},
+                                                              {"partition_ns", "abc"},
+                                                              {"partition_ns", ""},
+                                                              {"same_gpu_channels", "peer"}};
+    for (const auto& [key, bad] : bad_params) {
+      SCOPED_TRACE(key + "=" + bad);
       PointContext ctx;
       ctx.app = "sg-dct";
       ctx.device = device.get();
-      ctx.params = {{"n", "4"},           {"iterations", "4"},  {"batch", "4"},
-                    {"streams", "1"},     {"shared_kib", "0"},  {"seed", "1"},
-                    {"dump_source", "0"}, {"partition_ns", bad}};
+      ctx.params = {{"n", "4"},           {"iterations", "4"}, {"batch", "4"},
+                    {"streams", "1"},     {"shared_kib", "0"}, {"seed", "1"},
+                    {"dump_source", "0"}, {key, bad}};
       auto point = v.make(ctx);
       try {
         point->prepare();
         FAIL() << "prepared";
       } catch (const UsageError& e) {
-        EXPECT_NE(std::string(e.what()).find("partition_ns=" + bad + " is not a number"),
-                  std::string::npos)
+        EXPECT_NE(std::string(e.what()).find(key + "=" + bad + " is not"), std::string::npos)
             << e.what();
       }
     }
