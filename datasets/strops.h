@@ -14,7 +14,7 @@
 // A (1/2) or random letters; c is a letter of A (1/2) or a letter absent from
 // A. Records are drawn in chunks of 16384 (chunk i seeded from (seed, i)), so
 // any prefix of a larger file is the smaller file. Measured rates:
-// frameworks/mars/strlib/README.md.
+// frameworks/mapreduce/mars/strlib/README.md.
 #pragma once
 
 #include <cstdint>

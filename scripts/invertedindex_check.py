@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Checks a `harness run --app invertedindex --dump-output` TSV against the
-links found here, with Python only, by the rule of frameworks/apps/README.md:
+links found here, with Python only, by the rule of frameworks/mapreduce/apps/README.md:
 
   Each line is read on its own. An anchor is '<a' or '<A' followed by a space,
   tab, CR or FF; its attributes are read up to '>' or the end of the line:

@@ -7,9 +7,10 @@
 #include <fstream>
 #include <set>
 
-#include "frameworks/cpu/cpu_runtime.h"
+#include "frameworks/mapreduce/cpu/cpu_runtime.h"
 #include "harness/core/errors.h"
 #include "harness/runner/runner.h"
+#include "harness/suite/register_all.h"
 
 namespace harness {
 namespace {

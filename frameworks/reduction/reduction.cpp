@@ -9,9 +9,9 @@
 #include <ostream>
 #include <tuple>
 
-#include "frameworks/common/cuda_programs.h"
-#include "frameworks/common/mapreduce_runtime.h"
-#include "frameworks/cpu/cpu_runtime.h"
+#include "frameworks/blocks/cuda_programs.h"
+#include "frameworks/mapreduce/common/mapreduce_runtime.h"
+#include "frameworks/mapreduce/cpu/cpu_runtime.h"
 #include "harness/core/errors.h"
 #include "harness/core/registry.h"
 #include "harness/core/stopwatch.h"

@@ -7,6 +7,7 @@
 #include "harness/cli/report.h"
 #include "harness/core/errors.h"
 #include "harness/core/registry.h"
+#include "harness/suite/register_all.h"
 
 namespace {
 

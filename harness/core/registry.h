@@ -143,7 +143,4 @@ class Registry {
   std::vector<AppInfo> apps_;
 };
 
-// Defined in frameworks/register_all.cpp: registers every framework and app.
-void register_all();
-
 }  // namespace harness

@@ -19,7 +19,7 @@
  *    the host passes backend::local_memory(bytes) at that position. Its start
  *    is 16-byte aligned on CUDA.
  *  - math through the dialect's names (SQRT_F32, F32_BITS); code that uses double
- *    enables cl_khr_fp64 itself (frameworks/apps/kmeans/kmeans_types.clh).
+ *    enables cl_khr_fp64 itself (frameworks/mapreduce/apps/kmeans/kmeans_types.clh).
  */
 #ifndef HARNESS_DIALECT_H
 #define HARNESS_DIALECT_H

@@ -9,6 +9,7 @@
 #include "frameworks/reduction/reduction.h"
 #include "harness/core/errors.h"
 #include "harness/runner/runner.h"
+#include "harness/suite/register_all.h"
 
 namespace harness {
 namespace {

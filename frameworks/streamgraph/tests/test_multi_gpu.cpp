@@ -25,6 +25,7 @@
 #include "harness/core/registry.h"
 #include "harness/runner/experiment.h"
 #include "harness/runner/runner.h"
+#include "harness/suite/register_all.h"
 
 namespace harness::streamgraph {
 namespace {

@@ -15,6 +15,7 @@
 #include "harness/runner/experiment.h"
 #include "harness/runner/runner.h"
 #include "micro/atomics/atomics.h"
+#include "harness/suite/register_all.h"
 
 namespace harness {
 namespace {

@@ -1,3 +1,0 @@
-// The CPU MapReduce runtime specialized for invertedindex.
-#define CPU_APP invertedindex
-#include "frameworks/cpu/cpu_app.inc"

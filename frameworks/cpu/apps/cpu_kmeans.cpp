@@ -1,3 +1,0 @@
-// The CPU MapReduce runtime specialized for kmeans.
-#define CPU_APP kmeans
-#include "frameworks/cpu/cpu_app.inc"

@@ -1,3 +1,0 @@
-// The CPU MapReduce runtime specialized for matrixmult.
-#define CPU_APP matrixmult
-#include "frameworks/cpu/cpu_app.inc"

@@ -1,3 +1,0 @@
-// The CPU MapReduce runtime specialized for pvc_count.
-#define CPU_APP pvc_count
-#include "frameworks/cpu/cpu_app.inc"

@@ -1,3 +1,0 @@
-// The CPU MapReduce runtime specialized for pvr_rank.
-#define CPU_APP pvr_rank
-#include "frameworks/cpu/cpu_app.inc"

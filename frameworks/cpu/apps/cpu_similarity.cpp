@@ -1,3 +1,0 @@
-// The CPU MapReduce runtime specialized for similarity.
-#define CPU_APP similarity
-#include "frameworks/cpu/cpu_app.inc"

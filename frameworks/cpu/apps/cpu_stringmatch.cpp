@@ -1,5 +1,0 @@
-// The CPU MapReduce runtime specialized for stringmatch, with its fast path.
-#include "frameworks/cpu/string_match_map.h"
-#define CPU_APP stringmatch
-#define CPU_APP_FAST_MAP ::harness::cpu::StringMatchMap
-#include "frameworks/cpu/cpu_app.inc"

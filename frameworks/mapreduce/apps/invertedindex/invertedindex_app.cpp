@@ -1,0 +1,163 @@
+// Inverted index, host side: records (lines), the side data (the byte offsets
+// of the page starts), the CPU reference (its own line-by-line parse of the
+// link rule, written without the dialect function).
+#include <cstring>
+#include <string_view>
+
+#include "frameworks/mapreduce/apps/binary_values.h"
+#include "frameworks/mapreduce/apps/records.h"
+#include "frameworks/mapreduce/apps/registry.h"
+
+namespace harness::apps {
+namespace {
+
+// A page starts at byte 0 and at every line that begins with this marker.
+constexpr std::string_view kPageMarker = "<!-- page:";
+
+bool space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f'; }
+char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (lower(a[i]) != lower(b[i])) return false;
+  }
+  return true;
+}
+
+// The href values of the anchors of one line (without its '\n'), in order.
+class LineLinks {
+ public:
+  explicit LineLinks(std::string_view line) : s_(line) {}
+
+  template <class Fn>
+  void each(Fn&& fn) {
+    for (;;) {
+      const std::size_t lt = s_.find('<', at_);
+      if (lt == std::string_view::npos || lt + 2 >= s_.size()) return;
+      at_ = lt + 1;
+      if (lower(s_[lt + 1]) != 'a' || !space(s_[lt + 2])) continue;
+      at_ = lt + 3;
+      if (!anchor(fn)) return;  // an open quote ends the line
+    }
+  }
+
+ private:
+  // Reads one tag's attributes from at_; false when a quote is left open.
+  template <class Fn>
+  bool anchor(Fn&& fn) {
+    bool linked = false;
+    while (at_ < s_.size()) {
+      const char c = s_[at_];
+      if (space(c) || c == '/') {
+        ++at_;
+        continue;
+      }
+      if (c == '>') {
+        ++at_;
+        return true;
+      }
+      const std::size_t name_start = at_++;
+      while (at_ < s_.size() && !space(s_[at_]) && s_[at_] != '/' && s_[at_] != '>' &&
+             s_[at_] != '=')
+        ++at_;
+      const std::string_view name = s_.substr(name_start, at_ - name_start);
+      skip_space();
+      if (at_ == s_.size() || s_[at_] != '=') continue;
+      ++at_;
+      skip_space();
+      std::string_view value;
+      if (at_ < s_.size() && (s_[at_] == '"' || s_[at_] == '\'')) {
+        const std::size_t close = s_.find(s_[at_], at_ + 1);
+        if (close == std::string_view::npos) return false;
+        value = s_.substr(at_ + 1, close - at_ - 1);
+        at_ = close + 1;
+      } else {
+        const std::size_t start = at_;
+        while (at_ < s_.size() && !space(s_[at_]) && s_[at_] != '>') ++at_;
+        value = s_.substr(start, at_ - start);
+      }
+      if (!linked && iequals(name, "href")) {
+        linked = true;
+        fn(value);
+      }
+    }
+    return true;
+  }
+  void skip_space() {
+    while (at_ < s_.size() && space(s_[at_])) ++at_;
+  }
+
+  std::string_view s_;
+  std::size_t at_ = 0;
+};
+
+class InvertedIndex final : public MapReduceApp {
+ public:
+  std::string name() const override { return "invertedindex"; }
+  std::string description() const override {
+    return "links of HTML pages: map-only, emits (href of every <a> tag, byte offset of its page); "
+           "pages start at lines beginning '<!-- page:'";
+  }
+  std::string default_dataset() const override { return "html-zipf"; }
+  std::uint32_t value_size() const override { return 4; }
+  std::uint32_t output_value_size() const override { return 4; }
+  bool has_reduce() const override { return false; }
+  bool map_keys_repeat() const override { return true; }  // a URL's links across pages
+  ValidationPolicy validation() const override { return {"set", 0, 0}; }
+
+  // Records are lines, whole: the link rule is per line.
+  std::vector<std::uint32_t> split_records(const std::uint8_t* data,
+                                           std::size_t size) const override {
+    check_input_size(*this, size);
+    return split_lines(data, size);
+  }
+
+  // The byte offsets of the page starts, ascending, as u32 (the first is 0).
+  std::vector<std::uint8_t> side_data(const Params&, const std::uint8_t* data,
+                                      std::size_t size) const override {
+    check_input_size(*this, size);
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    std::vector<std::uint32_t> starts{0};
+    const std::string needle = "\n" + std::string(kPageMarker);
+    for (std::size_t at = text.find(needle); at != std::string_view::npos;
+         at = text.find(needle, at + 1)) {
+      starts.push_back(static_cast<std::uint32_t>(at + 1));
+    }
+    std::vector<std::uint8_t> out(starts.size() * 4);
+    std::memcpy(out.data(), starts.data(), out.size());
+    return out;
+  }
+
+  KeyValueList reference(const Params&, const std::uint8_t* data, std::size_t size) const override {
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    KeyValueList out;
+    std::uint32_t page = 0;
+    std::size_t line = 0;
+    while (line < size) {
+      std::size_t nl = text.find('\n', line);
+      if (nl == std::string_view::npos) nl = size;
+      const std::string_view s = text.substr(line, nl - line);
+      if (s.substr(0, kPageMarker.size()) == kPageMarker) page = static_cast<std::uint32_t>(line);
+      const std::string value = raw_bytes(page);
+      LineLinks(s).each([&](std::string_view url) { out.emplace_back(std::string(url), value); });
+      line = nl + 1;
+    }
+    return out;
+  }
+
+  std::string format_value(std::string_view raw) const override {
+    return std::to_string(from_raw<std::uint32_t>(raw));
+  }
+  bool value_less(std::string_view a, std::string_view b) const override {
+    return from_raw<std::uint32_t>(a) < from_raw<std::uint32_t>(b);
+  }
+};
+
+}  // namespace
+
+const MapReduceApp& invertedindex_app() {
+  static const InvertedIndex app;
+  return app;
+}
+
+}  // namespace harness::apps

@@ -1,0 +1,107 @@
+// Inverted index's host side: the link rule (quotes, case, attributes, decoys,
+// open quotes), page starts as side data, and the html-zipf corpus.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <map>
+#include <sstream>
+
+#include "datasets/html_zipf.h"
+#include "frameworks/mapreduce/apps/registry.h"
+#include "frameworks/mapreduce/common/tests/mapreduce_inputs.h"
+
+namespace harness::apps {
+namespace {
+
+const auto* bytes(const std::string& s) { return reinterpret_cast<const std::uint8_t*>(s.data()); }
+
+// (url, page) pairs of the reference, in canonical order.
+std::vector<std::pair<std::string, std::uint32_t>> links_of(const std::string& text) {
+  KeyValueList out = invertedindex_app().reference({}, bytes(text), text.size());
+  sort_output(invertedindex_app(), out);
+  std::vector<std::pair<std::string, std::uint32_t>> links;
+  for (const auto& [k, v] : out) {
+    std::uint32_t page = 0;
+    std::memcpy(&page, v.data(), 4);
+    links.emplace_back(k, page);
+  }
+  return links;
+}
+
+const std::string& case_text(const std::string& name) {
+  static const auto cases = testing::invertedindex_cases();
+  for (const auto& c : cases) {
+    if (c.name == name) return c.text;
+  }
+  throw std::runtime_error("no case " + name);
+}
+
+TEST(InvertedIndex, DeclaresSetValidationAndNoParameters) {
+  const MapReduceApp& app = invertedindex_app();
+  EXPECT_EQ(app.validation().kind, "set");
+  EXPECT_TRUE(app.default_params().empty());
+  EXPECT_FALSE(app.has_reduce());
+  EXPECT_EQ(app.default_dataset(), "html-zipf");
+}
+
+TEST(InvertedIndex, FollowsTheLinkRule) {
+  using L = std::vector<std::pair<std::string, std::uint32_t>>;
+  EXPECT_EQ(links_of(case_text("syntax")), (L{{"", 0},
+                                              {"after.html", 0},
+                                              {"dq.html", 0},
+                                              {"end-of-line.html", 0},
+                                              {"first.html", 0},
+                                              {"mixed.html/", 0},
+                                              {"open.html", 0},
+                                              {"sq.html", 0},
+                                              {"tab.html", 0},
+                                              {"two.html", 0},
+                                              {"up.html", 0},
+                                              {"uq.html", 0}}));
+  EXPECT_TRUE(links_of(case_text("no_links")).empty());
+  EXPECT_TRUE(links_of("").empty());
+  EXPECT_EQ(links_of("<a href=\"x.html\">x</a>"), (L{{"x.html", 0}}));
+}
+
+TEST(InvertedIndex, ValuesAreTheStartsOfTheLinksPages) {
+  const std::string text =
+      "<a href=a>before any marker</a>\n"       // page 0 (no marker yet)
+      "<!-- page: one -->\n"                    // page at 32
+      "<a href=a> <a href=b>\n"                 // 51
+      "x <!-- page: not at a line start -->\n"  // 73
+      "<a href=c>\n"                            // 110
+      "<!-- page: two --> <a href=a>\n";        // 121
+  using L = std::vector<std::pair<std::string, std::uint32_t>>;
+  EXPECT_EQ(links_of(text), (L{{"a", 0}, {"a", 32}, {"a", 121}, {"b", 32}, {"c", 32}}));
+  std::vector<std::uint8_t> side = invertedindex_app().side_data({}, bytes(text), text.size());
+  std::vector<std::uint32_t> starts(side.size() / 4);
+  std::memcpy(starts.data(), side.data(), side.size());
+  EXPECT_EQ(starts, (std::vector<std::uint32_t>{0, 32, 121}));
+  const std::string first = "<!-- page: first -->\nx\n";
+  side = invertedindex_app().side_data({}, bytes(first), first.size());
+  EXPECT_EQ(side.size(), 4u);  // a marker at byte 0 is the first page, not a second
+}
+
+TEST(InvertedIndex, HtmlZipfPagesAndLinksLookReal) {
+  const std::string html = testing::generated("html-zipf", 1 << 20, 42);
+  std::vector<std::uint8_t> side = invertedindex_app().side_data({}, bytes(html), html.size());
+  const std::size_t pages = side.size() / 4;
+  const auto links = links_of(html);
+  std::map<std::string, std::size_t> per_url;
+  for (const auto& [url, page] : links) ++per_url[url];
+  std::size_t top = 0;
+  for (const auto& [url, n] : per_url) top = std::max(top, n);
+  // About 7 KB pages and one link per 150 bytes; Zipf: the top URL a few percent.
+  EXPECT_GT(pages, 100u);
+  EXPECT_LT(pages, 400u);
+  EXPECT_GT(links.size(), 5000u);
+  EXPECT_LT(links.size(), 12000u);
+  EXPECT_GT(per_url.size(), links.size() / 5);
+  EXPECT_GT(top, links.size() / 50);
+  EXPECT_LT(top, links.size() / 8);
+  // The generator's URLs, most linked first: the top one is the most linked here.
+  EXPECT_EQ(per_url[datasets::html_zipf_urls(42)[0]], top);
+}
+
+}  // namespace
+}  // namespace harness::apps

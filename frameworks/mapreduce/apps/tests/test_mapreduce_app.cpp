@@ -1,0 +1,85 @@
+// The app API shared by every app: parameters, the input size limit, the
+// canonical order and both comparisons.
+#include <gtest/gtest.h>
+
+#include "frameworks/mapreduce/apps/records.h"
+#include "frameworks/mapreduce/apps/registry.h"
+#include "harness/core/errors.h"
+
+namespace harness::apps {
+namespace {
+
+TEST(MapReduceApps, AllRegisteredWithTheirDialectFiles) {
+  std::vector<std::string> names;
+  for (const MapReduceApp* app : mapreduce_apps()) names.push_back(app->name());
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"wordcount", "stringmatch", "invertedindex", "similarity",
+                                      "matrixmult", "pageviewcount", "pageviewrank", "kmeans"}));
+  std::vector<std::string> programs;
+  for (const MapReduceApp* app : mapreduce_programs()) programs.push_back(app->name());
+  EXPECT_EQ(programs, (std::vector<std::string>{"wordcount", "stringmatch", "invertedindex",
+                                                "similarity", "matrixmult", "kmeans", "pvc_dedup",
+                                                "pvc_count", "pvr_rank"}));
+  EXPECT_EQ(&find_mapreduce_app("stringmatch"), &stringmatch_app());
+  EXPECT_EQ(&find_mapreduce_app("pvc_dedup"), &pvc_dedup_job());
+  EXPECT_EQ(stringmatch_app().types_file(), "frameworks/mapreduce/apps/stringmatch/stringmatch_types.clh");
+  EXPECT_THROW(find_mapreduce_app("nope"), UsageError);
+  EXPECT_EQ(wordcount_app().validation().kind, "exact");
+  EXPECT_TRUE(wordcount_app().default_params().empty());
+}
+
+TEST(MapReduceApps, ParamFallsBackToTheDefault) {
+  EXPECT_EQ(stringmatch_app().param({}, "pattern"), "glo");
+  EXPECT_EQ(stringmatch_app().param({{"pattern", "x"}}, "pattern"), "x");
+  EXPECT_THROW(stringmatch_app().param({}, "nope"), UsageError);
+}
+
+// Inputs of 4 GiB or more fail with the limit named, before any byte is read.
+TEST(MapReduceApps, InputsOf4GiBFailWithTheLimit) {
+  for (const MapReduceApp* app : mapreduce_apps()) {
+    try {
+      app->split_records(nullptr, std::size_t{0xffffffff});
+      ADD_FAILURE() << app->name() << ": no RunError";
+    } catch (const RunError& e) {
+      EXPECT_NE(std::string(e.what()).find(app->name() + ": the input has 4294967295 bytes"),
+                std::string::npos)
+          << e.what();
+      EXPECT_NE(std::string(e.what()).find("smaller than 4 GiB"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_NO_THROW(check_input_size(wordcount_app(), 0xfffffffeu));
+}
+
+// Task records (MM, SS) whose codes would not fit the 32-bit offsets fail
+// with the app and the limit named, before anything is allocated.
+TEST(MapReduceApps, TaskRecordsBeyond32BitOffsetsFailWithTheLimit) {
+  EXPECT_EQ(reserve_task_records("matrixmult", 10, 10).capacity(), 11u);
+  for (const auto& [count, end] :
+       {std::pair<std::uint64_t, std::uint64_t>{0xffffffffULL, 1}, {5, std::uint64_t{1} << 33}}) {
+    try {
+      reserve_task_records("matrixmult", count, end);
+      ADD_FAILURE() << "no RunError for " << count << " tasks up to " << end;
+    } catch (const RunError& e) {
+      EXPECT_NE(std::string(e.what()).find("matrixmult: "), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("32-bit record offsets"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(MapReduceApps, ExactComparisonOfCanonicalListsWithRepeatedKeys) {
+  const MapReduceApp& app = stringmatch_app();
+  auto v = [](std::uint32_t x) { return std::string(reinterpret_cast<const char*>(&x), 4); };
+  KeyValueList a = {{"k", v(3)}, {"j", v(9)}, {"k", v(1)}};
+  KeyValueList b = {{"k", v(1)}, {"k", v(3)}, {"j", v(9)}};
+  sort_output(app, a);
+  sort_output(app, b);
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(compare_outputs(app, a, b), "");
+  KeyValueList c = {{"j", v(9)}, {"k", v(1)}, {"k", v(4)}};
+  EXPECT_NE(compare_outputs(app, a, c).find("key 'k': expected 3, got 4"), std::string::npos);
+  EXPECT_NE(compare_output_sets(app, a, c).find("1 missing: (k, 3); 1 unexpected: (k, 4)"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace harness::apps

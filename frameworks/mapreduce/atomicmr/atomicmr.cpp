@@ -1,0 +1,71 @@
+#include "frameworks/mapreduce/atomicmr/atomicmr.h"
+
+#include "frameworks/mapreduce/apps/registry.h"
+#include "frameworks/mapreduce/atomicmr/hash_runtime.h"
+#include "frameworks/mapreduce/mars/mars_runtime.h"
+
+namespace harness::atomicmr {
+namespace {
+
+// Whether atomicmr/warp can run the app: every job's map emits exactly one
+// pair with a fixed key size.
+bool warp_runs(const apps::MapReduceApp& app) {
+  if (app.jobs().empty()) return mars::map_emits_one_key_size(app) > 0;
+  for (const apps::MapReduceApp* job : app.jobs()) {
+    if (mars::map_emits_one_key_size(*job) == 0) return false;
+  }
+  return true;
+}
+
+void add(VariantInfo v, Params params, mapreduce::DeviceRuntimeFactory make) {
+  v.framework = "atomicmr";
+  v.default_params = std::move(params);
+  mapreduce::add_gpu_variant(std::move(v), std::move(make));
+}
+
+}  // namespace
+
+void register_variants() {
+  auto make_mars = [](backend::Device& device, const Params& params) {
+    return mars::make_runtime(device, mars::options_from(params));
+  };
+  std::vector<std::string> all_apps, warp_apps;
+  for (const apps::MapReduceApp* app : apps::mapreduce_apps()) {
+    all_apps.push_back(app->name());
+    if (warp_runs(*app)) warp_apps.push_back(app->name());
+  }
+
+  VariantInfo thread;
+  thread.name = "thread";
+  thread.description =
+      "Mars without the count pass: every map and reduce emit reserves its output place with "
+      "global atomics (S0's AtomicMR as run for string match)";
+  thread.apps = all_apps;
+  Params thread_params = mars::default_params();
+  thread_params["reserve"] = "atomic_thread";
+  add(std::move(thread), thread_params, make_mars);
+
+  VariantInfo warp;
+  warp.name = "warp";
+  warp.description =
+      "Mars without the count pass: one global atomic per warp reserves the map output of its "
+      "lanes (apps whose map emits one pair with a fixed key size: S0's AtomicMR for MM and KM); "
+      "reduce per emit";
+  warp.apps = warp_apps;
+  Params warp_params = mars::default_params();
+  warp_params["reserve"] = "atomic_warp";
+  warp_params["warp"] = "0";
+  add(std::move(warp), warp_params, make_mars);
+
+  VariantInfo hash;
+  hash.name = "hash";
+  hash.description =
+      "MapCG-style grouping: map inserts every pair into a global hash table built with CAS "
+      "(no sort), reduce per distinct key, output reserved with global atomics";
+  hash.apps = all_apps;
+  add(std::move(hash), hash_default_params(), [](backend::Device& device, const Params& params) {
+    return make_hash_runtime(device, hash_options_from(params));
+  });
+}
+
+}  // namespace harness::atomicmr

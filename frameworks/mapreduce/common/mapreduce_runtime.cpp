@@ -1,0 +1,179 @@
+#include "frameworks/mapreduce/common/mapreduce_runtime.h"
+
+#include <map>
+#include <mutex>
+#include <ostream>
+#include <tuple>
+
+#include "frameworks/mapreduce/apps/registry.h"
+#include "frameworks/mapreduce/common/job_chain.h"
+#include "harness/core/errors.h"
+#include "harness/core/stopwatch.h"
+
+namespace harness::mapreduce {
+namespace {
+
+// References are computed once per (app, app parameters, input) and shared by
+// every variant measured on that input, wherever its copy of it lives.
+const apps::KeyValueList& cached_reference(const apps::MapReduceApp& app,
+                                           const apps::Params& params, const std::uint8_t* input,
+                                           std::size_t size, const std::string& checksum) {
+  static std::mutex mutex;
+  static std::map<std::tuple<std::string, apps::Params, std::string, std::size_t>,
+                  apps::KeyValueList>
+      cache;
+  std::lock_guard lock(mutex);
+  // Without a checksum (a caller that has none) the address stands in for it.
+  const std::string id = checksum.empty()
+                             ? "address:" + std::to_string(reinterpret_cast<std::uintptr_t>(input))
+                             : checksum;
+  auto key = std::make_tuple(app.name(), params, id, size);
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    if (cache.size() > 4) cache.clear();  // inputs change between points; keep memory bounded
+    apps::KeyValueList reference = app.reference(params, input, size);
+    apps::sort_output(app, reference);
+    it = cache.emplace(key, std::move(reference)).first;
+  }
+  return it->second;
+}
+
+class MapReducePoint final : public PointRunner {
+ public:
+  MapReducePoint(const PointContext& ctx, const RuntimeFactory& make_runtime)
+      : app_(apps::find_mapreduce_app(ctx.app)),
+        params_(app_.resolve_params(ctx.params)),
+        policy_(ctx.validation),
+        input_(ctx.input),
+        size_(ctx.input_size),
+        checksum_(ctx.input_checksum),
+        chain_(app_, [&ctx, &make_runtime](const std::string& job) {
+          PointContext job_ctx = ctx;
+          job_ctx.app = job;
+          return make_runtime(job_ctx);
+        }) {
+    if (policy_.kind != "exact" && policy_.kind != "set" && policy_.kind != "tolerance") {
+      throw UsageError("MapReduce app '" + app_.name() + "' validates as 'exact', 'set' or " +
+                       "'tolerance', not '" + policy_.kind + "'");
+    }
+    chain_.set_app_params(params_);
+  }
+
+  void prepare() override {
+    if (!chain_.can_run(size_)) apps::check_input_size(app_, size_);
+    reference_ = &cached_reference(app_, params_, input_, size_, checksum_);
+    chain_.prepare();
+  }
+  Measurement run_once() override {
+    RunResult r = chain_.run(input_, size_);
+    output_ = std::move(r.output);
+    work_ = std::move(r.work);
+    work_.input_bytes = size_;
+    work_.items("output_keys", output_.size());  // output pairs (one per key with reduce)
+    return r.measurement;
+  }
+  std::string validate_last() override {
+    return apps::compare_by_policy(app_, *reference_, output_, policy_);
+  }
+  Work work() const override { return work_; }
+  // `key<TAB>value` lines in canonical order (key and value as the app formats them).
+  void dump_output(std::ostream& out) const override {
+    for (const auto& [k, v] : output_) {
+      out << app_.format_key(k) << '\t' << app_.format_value(v) << '\n';
+    }
+  }
+
+ private:
+  const apps::MapReduceApp& app_;
+  apps::Params params_;
+  ValidationPolicy policy_;
+  const std::uint8_t* input_;
+  std::size_t size_;
+  std::string checksum_;
+  JobChain chain_;
+  const apps::KeyValueList* reference_ = nullptr;
+  apps::KeyValueList output_;
+  Work work_;
+};
+
+}  // namespace
+
+std::function<std::unique_ptr<PointRunner>(const PointContext&)> point_factory(
+    RuntimeFactory make_runtime) {
+  return [make_runtime](const PointContext& ctx) -> std::unique_ptr<PointRunner> {
+    return std::make_unique<MapReducePoint>(ctx, make_runtime);
+  };
+}
+
+PreparedInput preprocess(const apps::MapReduceApp& app, const apps::Params& params,
+                         const std::uint8_t* data, std::size_t size) {
+  PreparedInput in;
+  in.data = data;
+  in.size = size;
+  in.offsets = app.split_records(data, size);
+  in.side = app.side_data(params, data, size);
+  return in;
+}
+
+RunResult Runtime::run(const apps::MapReduceApp& app, const std::uint8_t* input, std::size_t size) {
+  Stopwatch host;
+  const PreparedInput in = preprocess(app, app_params(), input, size);
+  const double preprocess_ms = host.elapsed_ms();
+  RunResult result = run_records(app, in, 0, in.records());
+  result.measurement.total_ms += preprocess_ms;
+  auto& phases = result.measurement.phases;
+  phases.insert(phases.begin(), {"preprocess", preprocess_ms});
+  return result;
+}
+
+RunResult Runtime::run_records(const apps::MapReduceApp& app, const PreparedInput& /*input*/,
+                               std::uint32_t /*first*/, std::uint32_t /*last*/) {
+  throw UsageError(name() + " cannot run a slice of an input's records (app '" + app.name() +
+                   "'), so it cannot co-process");
+}
+
+void add_gpu_variant(VariantInfo v, DeviceRuntimeFactory make) {
+  v.backends = {backend::Kind::opencl, backend::Kind::cuda};
+  v.make = point_factory([framework = v.framework, make](const PointContext& ctx) {
+    if (!ctx.device) throw UsageError(framework + " needs a GPU backend (opencl or cuda)");
+    return make(*ctx.device, ctx.params);
+  });
+  Registry::instance().add_variant(std::move(v));
+}
+
+bool param_bool(const Params& params, const std::string& name) {
+  auto it = params.find(name);
+  if (it == params.end()) throw UsageError("missing parameter '" + name + "'");
+  const std::string& v = it->second;
+  if (v == "1" || v == "true" || v == "on" || v == "yes") return true;
+  if (v == "0" || v == "false" || v == "off" || v == "no") return false;
+  throw UsageError("parameter '" + name + "' must be a boolean, not '" + v + "'");
+}
+
+std::uint32_t param_pow2(const Params& params, const std::string& name, std::uint32_t lo,
+                         std::uint32_t hi, const std::string& who, const std::string& zero_means) {
+  const std::uint32_t v = param_u32(params, name);
+  if (v == 0 && !zero_means.empty()) return v;
+  if (v < lo || v > hi || (v & (v - 1)) != 0) {
+    throw UsageError(who + ": " + name + " must be " +
+                     (zero_means.empty() ? "" : "0 (" + zero_means + ") or ") +
+                     "a power of two from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                     ", not " + std::to_string(v));
+  }
+  return v;
+}
+
+std::uint32_t param_u32(const Params& params, const std::string& name) {
+  auto it = params.find(name);
+  if (it == params.end()) throw UsageError("missing parameter '" + name + "'");
+  try {
+    std::size_t used = 0;
+    unsigned long v = std::stoul(it->second, &used);
+    if (used == it->second.size() && v <= 0xffffffffUL) return static_cast<std::uint32_t>(v);
+  } catch (const std::exception&) {
+  }
+  throw UsageError("parameter '" + name + "' must be a non-negative integer, not '" + it->second +
+                   "'");
+}
+
+}  // namespace harness::mapreduce

@@ -1,0 +1,88 @@
+// What every MapReduce runtime (mars, atomicmr, streammr, cpu) implements, and
+// the adapter that turns one into a PointRunner: it computes the app's CPU
+// reference once per input and checks every run's output against it.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frameworks/mapreduce/apps/mapreduce_app.h"
+#include "harness/core/registry.h"
+
+namespace harness::mapreduce {
+
+// An input after the host preprocessing every runtime starts a run with: the
+// app's record split (Mars' AddMapInputRecord) and its side data.
+struct PreparedInput {
+  const std::uint8_t* data = nullptr;
+  std::size_t size = 0;
+  std::vector<std::uint32_t> offsets;  // records' starts, then the end (records + 1 entries)
+  std::vector<std::uint8_t> side;
+  std::uint32_t records() const { return static_cast<std::uint32_t>(offsets.size() - 1); }
+};
+// app.split_records and app.side_data(params, ...) of the whole input.
+PreparedInput preprocess(const apps::MapReduceApp& app, const apps::Params& params,
+                         const std::uint8_t* data, std::size_t size);
+
+struct RunResult {
+  Measurement measurement;
+  apps::KeyValueList output;  // canonical order (apps::sort_output)
+  Work work;
+};
+
+class Runtime {
+ public:
+  virtual ~Runtime() = default;
+  // The app's parameters for the runs that follow (a point's params; names
+  // that are not the app's are ignored, missing ones take their defaults).
+  void set_app_params(apps::Params params) { app_params_ = std::move(params); }
+  const apps::Params& app_params() const { return app_params_; }
+  // Untimed: kernel builds and other one-time set-up.
+  virtual void prepare(const apps::MapReduceApp& /*app*/) {}
+  // One timed run: host preprocessing (app.split_records and
+  // app.side_data(app_params(), ...)), map, grouping, reduce, output in host
+  // memory. Inputs of apps::kMaxInputBytes or more throw RunError. Default:
+  // mapreduce::preprocess timed as phase `preprocess` (Mars' AddMapInputRecord
+  // on the host), then run_records over every record.
+  virtual RunResult run(const apps::MapReduceApp& app, const std::uint8_t* input, std::size_t size);
+  // One timed run over map records [first, last) of an input the caller has
+  // preprocessed (co-processing, mars.fig9, splits one input between two
+  // runtimes): no `preprocess` phase; the output is that of those records
+  // alone (apps::MapReduceApp::merge_outputs joins such parts). Default: a
+  // UsageError naming the runtime.
+  virtual RunResult run_records(const apps::MapReduceApp& app, const PreparedInput& input,
+                                std::uint32_t first, std::uint32_t last);
+  // For messages.
+  virtual std::string name() const { return "this runtime"; }
+
+ protected:
+  apps::Params app_params_;
+};
+
+using RuntimeFactory = std::function<std::unique_ptr<Runtime>(const PointContext&)>;
+
+// Wraps a runtime factory as the VariantInfo::make of a MapReduce variant. The
+// point's validation kind picks the comparison: "exact" (compare_outputs) or
+// "set" (compare_output_sets); other kinds are a UsageError.
+std::function<std::unique_ptr<PointRunner>(const PointContext&)> point_factory(
+    RuntimeFactory make_runtime);
+
+// Registers `v` as a GPU MapReduce variant (backends opencl and cuda): each
+// point's runtime is make(its device, its params); a point without a device
+// is a UsageError naming v.framework.
+using DeviceRuntimeFactory =
+    std::function<std::unique_ptr<Runtime>(backend::Device&, const Params&)>;
+void add_gpu_variant(VariantInfo v, DeviceRuntimeFactory make);
+
+// Reads a boolean/integer knob from params; throws UsageError for a bad value.
+bool param_bool(const Params& params, const std::string& name);
+std::uint32_t param_u32(const Params& params, const std::string& name);
+// A knob that must be a power of two in [lo, hi] (or 0 when zero_means says
+// what 0 stands for); UsageError "<who>: <name> must be ..." otherwise.
+std::uint32_t param_pow2(const Params& params, const std::string& name, std::uint32_t lo,
+                         std::uint32_t hi, const std::string& who,
+                         const std::string& zero_means = "");
+
+}  // namespace harness::mapreduce

@@ -1,0 +1,3 @@
+// The CPU MapReduce runtime specialized for pvr_rank.
+#define CPU_APP pvr_rank
+#include "frameworks/mapreduce/cpu/cpu_app.inc"

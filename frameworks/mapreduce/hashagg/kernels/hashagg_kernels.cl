@@ -1,0 +1,409 @@
+/* hashagg kernels: map over byte ranges with local pre-aggregation into the
+ * global table, and the per-key reduce. Included after the app's user
+ * functions (mapreduce_program.cpp); bodies are empty for apps hashagg does
+ * not run (the host refuses them). */
+
+#include "frameworks/mapreduce/hashagg/kernels/short_key_table.clh"
+
+#if APP_COMBINE_ADD_U32 && defined(APP_SPLITS_ANYWHERE)
+/* Work-item `lane` of a tile of LOCAL_SIZE segments: the bytes of the
+ * segment whose words start in it, as [*b, *e) (empty when none does). */
+DEVICE_FN void ha_segment(GLOBAL const uchar* input, u32 size, u32 seg_begin, u32 segment, u32* b,
+                          u32* e) {
+  u32 begin = seg_begin, end = seg_begin + segment < size ? seg_begin + segment : size;
+  /* a key running into the segment belongs to the segment before */
+  if (begin > 0u && !app_is_separator(input[begin - 1u])) {
+    while (begin < end && !app_is_separator(input[begin])) ++begin;
+  }
+  /* the key running out of the segment is finished here */
+  if (end > begin && !app_is_separator(input[end - 1u])) {
+    while (end < size && !app_is_separator(input[end])) ++end;
+  }
+  *b = begin;
+  *e = end > begin ? end : begin;
+}
+#endif
+
+/* Adds v to the packed key's entry of the global table. */
+DEVICE_FN void ha_global_add_packed(EmitCtx* ctx, const u32* w, u32 v) {
+#if APP_COMBINE_ADD_U32
+  const u32 len = w[0] & 0xffu;
+  uchar key[HA_LOCAL_KEY_BYTES];
+  for (u32 i = 0; i < len; ++i) key[i] = ha_packed_byte(w, i);
+  ha_global_add_p(ctx, key, len, v);
+#else
+  (void)ctx;
+  (void)w;
+  (void)v;
+#endif
+}
+
+/* Empties the caller's share of the local table into the global table (slots
+ * LOCAL_ID, LOCAL_ID + LOCAL_SIZE, ...). Call between barriers. */
+DEVICE_FN void ha_flush(EmitCtx* ctx) {
+#if APP_COMBINE_ADD_U32
+  LOCAL_PTR u32* words = ctx->group_table.words;
+  for (u32 s = LOCAL_ID; s < HA_LOCAL_SLOTS; s += LOCAL_SIZE) {
+    u32 w[3];
+    w[0] = words[s];
+    if (w[0] == 0u) continue;
+    w[1] = words[HA_LOCAL_SLOTS + s];
+    w[2] = words[2u * HA_LOCAL_SLOTS + s];
+    ha_global_add_packed(ctx, w, ctx->group_table.values[s]);
+    words[s] = 0u;
+    words[HA_LOCAL_SLOTS + s] = 0u;
+    words[2u * HA_LOCAL_SLOTS + s] = 0u;
+    ctx->group_table.values[s] = 0u;
+  }
+#else
+  (void)ctx;
+#endif
+}
+
+/* A context that adds to the global table only (no local table, no output). */
+DEVICE_FN EmitCtx ha_table_ctx(GLOBAL const uchar* side, u32 side_size, GhtTable table,
+                               GLOBAL u32* sums) {
+  EmitCtx ctx;
+  ctx.side = side;
+  ctx.side_size = side_size;
+  ctx.group_table.words = 0;
+  ctx.group_table.values = 0;
+  ctx.group_table.used = 0;
+  ctx.use_local = 0u;
+  ctx.stage = 0;
+  ctx.stage_count = 0;
+  ctx.table = table;
+  ctx.sums = sums;
+  ctx.out_val = 0;
+  ctx.emitted = 0u;
+  return ctx;
+}
+
+/* The map kernels' context: the app's side data, the work-group's local
+ * table (cleared here, by every work-item's share; the caller's barrier
+ * follows) and the global table. */
+DEVICE_FN EmitCtx ha_map_ctx(GLOBAL const uchar* side, u32 side_size, LOCAL_PTR u32* local_words,
+                             LOCAL_PTR u32* local_values, LOCAL_PTR u32* local_used, GhtTable table,
+                             GLOBAL u32* sums) {
+  EmitCtx ctx = ha_table_ctx(side, side_size, table, sums);
+  ctx.group_table.words = local_words;
+  ctx.group_table.values = local_values;
+  ctx.group_table.used = local_used;
+  ctx.use_local = 1u;
+  for (u32 s = LOCAL_ID; s < 3u * HA_LOCAL_SLOTS; s += LOCAL_SIZE) local_words[s] = 0u;
+  for (u32 s = LOCAL_ID; s < HA_LOCAL_SLOTS; s += LOCAL_SIZE) local_values[s] = 0u;
+  if (LOCAL_ID == 0u) local_used[0] = 0u;
+  return ctx;
+}
+
+/* Map over input[0, size): work-group g takes tiles g, g + groups, ... of
+ * LOCAL_SIZE x segment bytes, work-item i the i-th segment of a tile (the
+ * words that start in it: ha_segment). After each tile the work-group looks
+ * at its local table and empties it when it is half full; at the end it
+ * empties it whatever it holds. */
+KERNEL hashagg_map_bytes(GLOBAL const uchar* input, u32 size, u32 segment, GLOBAL const uchar* side,
+                         u32 side_size, u32 use_local, GLOBAL u32* slots, u32 slot_mask,
+                         u32 hash_mask, GLOBAL GhtEntry* entries, u32 entry_capacity,
+                         GLOBAL uchar* keys, u32 key_capacity, GLOBAL u32* counters,
+                         GLOBAL u32* sums) {
+#if APP_COMBINE_ADD_U32 && defined(APP_SPLITS_ANYWHERE)
+  LOCAL_ARRAY(u32, local_words, 3u * HA_LOCAL_SLOTS);
+  LOCAL_ARRAY(u32, local_values, HA_LOCAL_SLOTS);
+  LOCAL_ARRAY(u32, local_used, 1);
+  LOCAL_ARRAY(u32, stage, 4u * HA_STAGE_CAPACITY);
+  LOCAL_ARRAY(u32, stage_count, 1);
+  EmitCtx ctx = ha_map_ctx(side, side_size, local_words, local_values, local_used,
+                           ght_table(slots, slot_mask, hash_mask, entries, entry_capacity, keys,
+                                     key_capacity, 0, 0, 0u, counters),
+                           sums);
+  ctx.use_local = use_local;
+  ctx.stage = stage;
+  ctx.stage_count = stage_count;
+  if (LOCAL_ID == 0u) stage_count[0] = 0u;
+  BARRIER_LOCAL();
+
+  const u32 tile_bytes = LOCAL_SIZE * segment;
+  const u32 tiles = size / tile_bytes + (size % tile_bytes != 0u ? 1u : 0u);
+  for (u32 tile = GROUP_ID; tile < tiles; tile += NUM_GROUPS) {
+    const u32 seg_begin = tile * tile_bytes + LOCAL_ID * segment;
+    if (seg_begin < size) {
+      u32 b = 0, e = 0;
+      ha_segment(input, size, seg_begin, segment, &b, &e);
+      if (e > b) app_map(&ctx, input, b, e);
+    }
+    BARRIER_LOCAL();
+    const u32 staged = stage_count[0] < HA_STAGE_CAPACITY ? stage_count[0] : HA_STAGE_CAPACITY;
+    for (u32 k = LOCAL_ID; k < staged; k += LOCAL_SIZE) {
+      u32 w[3];
+      w[0] = stage[4u * k];
+      w[1] = stage[4u * k + 1u];
+      w[2] = stage[4u * k + 2u];
+      const u32 v = stage[4u * k + 3u];
+      if (!ha_local_add(&ctx.group_table, w, v)) ha_global_add_packed(&ctx, w, v);
+    }
+    BARRIER_LOCAL();
+    const u32 used = local_used[0];
+    if (LOCAL_ID == 0u) stage_count[0] = 0u;
+    BARRIER_LOCAL(); /* every work-item has read `used` before it is reset */
+    if (used >= HA_LOCAL_FLUSH_AT) {
+      ha_flush(&ctx);
+      if (LOCAL_ID == 0u) local_used[0] = 0u;
+    }
+    BARRIER_LOCAL();
+  }
+  ha_flush(&ctx);
+#else
+  (void)input;
+  (void)size;
+  (void)segment;
+  (void)side;
+  (void)side_size;
+  (void)use_local;
+  HA_UNUSED_GLOBAL_TABLE_ARGS();
+#endif
+}
+
+/* Appends byte c of a run to its packed key (while it has room; a byte
+ * without a code makes the run unpackable) and counts it. */
+DEVICE_FN void ha_pack_byte(uchar c, u64* packed, u32* len, u32* packable) {
+  if (*len < HA_SHORT_MAX_LEN) {
+    const u32 code = ha_code(c);
+    *packable &= code != 0u ? 1u : 0u;
+    *packed |= (u64)code << (HA_CODE_BITS * *len);
+  }
+  ++*len;
+}
+
+/* The end of a run in hashagg_map_runs, at list position `at` (reserved for
+ * it): a short key is listed for the work-group while the list has room, else
+ * added now to the work-group's short-key table (or the global one); a key
+ * that is not short (too long, or a byte without a code) goes to the byte-
+ * keyed table and leaves 0 (no key) at its position. A macro, expanded in the
+ * kernel body: PoCL 3.1 lost these stores and adds when a helper function
+ * made them through the local arrays passed to it. */
+#define HA_RUN_DONE()                                                                          \
+  {                                                                                            \
+    const u32 is_short = len <= HA_SHORT_MAX_LEN && packable;                                  \
+    if (at < HA_RUN_KEYS) list[at] = is_short ? packed : (u64)0u;                              \
+    if (is_short && at >= HA_RUN_KEYS) {                                                       \
+      if (!ha_short_local_add(local_keys, local_sums, packed, APP_RUN_VALUE))                  \
+        ha_short_global_add(&global_short, packed, APP_RUN_VALUE);                             \
+    } else if (!is_short) {                                                                    \
+      ha_global_add_g(&ctx, input + base + start, len, APP_RUN_VALUE);                         \
+    }                                                                                          \
+    ++at;                                                                                      \
+  }
+
+/* Map over input[0, size) for apps whose keys are the maximal runs of
+ * non-separator bytes, without app_map: work-group g takes tiles g, g +
+ * groups, ... of HA_RUN_TILE bytes.
+ * (1) The tile is read coalesced into local memory, a u32 per work-item and step.
+ * (2) Each work-item takes 16 bytes of it: it marks the run starts there,
+ *     reserves room for that many keys in the tile's key list with one local
+ *     atomic add, then packs each run that starts there into 64 bits in one
+ *     fixed pass over its 16 bytes (the last run may go on past them: read
+ *     from the tile, or from global memory past the tile's end). Every
+ *     work-item of a warp walks the same bytes in step, where walking run by
+ *     run left most of the warp idle on short words while one walked a long
+ *     one.
+ * (3) The work-group takes the listed keys evenly and adds APP_RUN_VALUE to the
+ *     work-group's short-key table, else to the global short-key table.
+ * The local table lives as long as the work-group (it is never emptied
+ * between tiles, so hot keys stay) and is added to the global short table at
+ * the end. Without 64-bit atomics the kernel only raises HA_SHORT_COUNTER_NO_U64. */
+KERNEL hashagg_map_runs(GLOBAL const uchar* input, u32 size, GLOBAL const uchar* side,
+                        u32 side_size, GLOBAL u64* short_keys, GLOBAL u32* short_sums,
+                        u32 short_mask, GLOBAL u32* short_counters, GLOBAL u32* slots,
+                        u32 slot_mask, u32 hash_mask, GLOBAL GhtEntry* entries, u32 entry_capacity,
+                        GLOBAL uchar* keys, u32 key_capacity, GLOBAL u32* counters,
+                        GLOBAL u32* sums) {
+#if APP_COMBINE_ADD_U32 && defined(APP_KEYS_ARE_RUNS) && defined(HARNESS_HAS_ATOMIC_U64)
+  LOCAL_ARRAY(u64, local_keys, HA_SHORT_LOCAL_SLOTS);
+  LOCAL_ARRAY(u32, local_sums, HA_SHORT_LOCAL_SLOTS);
+  LOCAL_ARRAY(u32, tile_words, HA_RUN_TILE / 4u);
+  LOCAL_ARRAY(u64, list, HA_RUN_KEYS);
+  LOCAL_ARRAY(u32, list_count, 1);
+  LOCAL_PTR uchar* tile = (LOCAL_PTR uchar*)tile_words;
+  EmitCtx ctx = ha_table_ctx(side, side_size,
+                             ght_table(slots, slot_mask, hash_mask, entries, entry_capacity, keys,
+                                       key_capacity, 0, 0, 0u, counters),
+                             sums);
+  ShortTable global_short;
+  global_short.keys = short_keys;
+  global_short.sums = short_sums;
+  global_short.slot_mask = short_mask;
+  global_short.hash_mask = hash_mask;
+  global_short.counters = short_counters;
+  for (u32 s = LOCAL_ID; s < HA_SHORT_LOCAL_SLOTS; s += LOCAL_SIZE) {
+    local_keys[s] = 0u;
+    local_sums[s] = 0u;
+  }
+  if (LOCAL_ID == 0u) list_count[0] = 0u;
+  BARRIER_LOCAL();
+
+  const u32 tiles = size / HA_RUN_TILE + (size % HA_RUN_TILE != 0u ? 1u : 0u);
+  for (u32 t = GROUP_ID; t < tiles; t += NUM_GROUPS) {
+    const u32 base = t * HA_RUN_TILE;
+    const u32 bytes = size - base < HA_RUN_TILE ? size - base : HA_RUN_TILE;
+    /* (1) whole words where the tile is whole; bytes at its end */
+    for (u32 i = LOCAL_ID; i < HA_RUN_TILE / 4u; i += LOCAL_SIZE) {
+      if (4u * i + 4u <= bytes) {
+        tile_words[i] = ((GLOBAL const u32*)(input + base))[i];
+      } else {
+        u32 word = 0u;
+        for (u32 b = 0; b < 4u && 4u * i + b < bytes; ++b) {
+          word |= (u32)input[base + 4u * i + b] << (8u * b);
+        }
+        tile_words[i] = word;
+      }
+    }
+    BARRIER_LOCAL();
+    /* (2) run starts: a non-separator after a separator (or the input's
+     * start); bytes past the input's end are separators. The tile's words
+     * hold its bytes low byte first (every target here is little-endian). */
+    for (u32 q = LOCAL_ID; q < HA_RUN_TILE / 16u; q += LOCAL_SIZE) {
+      const u32 first = 16u * q;
+      if (first >= bytes) continue;
+      u32 before = first == 0u ? (base == 0u || app_is_separator(input[base - 1u]))
+                               : app_is_separator(tile[first - 1u]);
+      u32 mask = 0u, seps = 0u; /* bit i: byte i starts a run / is a separator */
+      for (u32 w = 0; w < 4u; ++w) {
+        const u32 word = tile_words[4u * q + w];
+        for (u32 b = 0; b < 4u; ++b) {
+          const u32 i = 4u * w + b;
+          const u32 sep = first + i >= bytes || app_is_separator((uchar)(word >> (8u * b)));
+          if (!sep && before) mask |= 1u << i;
+          seps |= sep << i;
+          before = sep;
+        }
+      }
+      if (mask == 0u) continue;
+      u32 at = ATOMIC_ADD_U32(list_count, POPCOUNT_U32(mask));
+      u64 packed = 0u;
+      u32 len = 0, packable = 1u, inside = 0u, start = 0u;
+      for (u32 i = 0; i < 16u; ++i) {
+        const uchar c = tile[first + i];
+        const u32 sep = (seps >> i) & 1u;
+        if ((mask >> i) & 1u) {
+          inside = 1u;
+          start = first + i;
+          packed = 0u;
+          len = 0u;
+          packable = 1u;
+        }
+        if (!inside) continue;
+        if (sep) {
+          HA_RUN_DONE()
+          inside = 0u;
+        } else {
+          ha_pack_byte(c, &packed, &len, &packable);
+        }
+      }
+      if (inside) { /* the last run goes on past the 16 bytes */
+        for (u32 pos = first + 16u; base + pos < size; ++pos) {
+          const uchar c = pos < HA_RUN_TILE ? tile[pos] : input[base + pos];
+          if (app_is_separator(c)) break;
+          ha_pack_byte(c, &packed, &len, &packable);
+        }
+        HA_RUN_DONE()
+      }
+    }
+    BARRIER_LOCAL();
+    /* (3) the listed keys, spread over the work-group */
+    const u32 listed = list_count[0] < HA_RUN_KEYS ? list_count[0] : HA_RUN_KEYS;
+    for (u32 j = LOCAL_ID; j < listed; j += LOCAL_SIZE) {
+      const u64 key = list[j];
+      if (key == 0u) continue;
+      if (!ha_short_local_add(local_keys, local_sums, key, APP_RUN_VALUE)) {
+        ha_short_global_add(&global_short, key, APP_RUN_VALUE);
+      }
+    }
+    BARRIER_LOCAL(); /* every work-item has read the count before it is reset */
+    if (LOCAL_ID == 0u) list_count[0] = 0u;
+    BARRIER_LOCAL();
+  }
+  for (u32 s = LOCAL_ID; s < HA_SHORT_LOCAL_SLOTS; s += LOCAL_SIZE) {
+    const u64 key = local_keys[s];
+    if (key != 0u) ha_short_global_add(&global_short, key, local_sums[s]);
+  }
+#else
+  (void)input;
+  (void)size;
+  (void)side;
+  (void)side_size;
+  (void)short_keys;
+  (void)short_sums;
+  (void)short_mask;
+  HA_UNUSED_GLOBAL_TABLE_ARGS();
+  if (GLOBAL_ID == 0u) short_counters[HA_SHORT_COUNTER_NO_U64] = 1u;
+#endif
+}
+
+/* After map: every key of the global short table, unpacked, into the
+ * byte-keyed table with its sum, so reduce and the output see one table.
+ * One work-item per slot. */
+KERNEL hashagg_fold_short(GLOBAL const u64* short_keys, GLOBAL const u32* short_sums,
+                          u32 short_slots, GLOBAL const uchar* side, u32 side_size,
+                          GLOBAL u32* slots, u32 slot_mask, u32 hash_mask, GLOBAL GhtEntry* entries,
+                          u32 entry_capacity, GLOBAL uchar* keys, u32 key_capacity,
+                          GLOBAL u32* counters, GLOBAL u32* sums) {
+  const u32 s = GLOBAL_ID;
+  if (s >= short_slots) return;
+#if APP_COMBINE_ADD_U32 && defined(APP_KEYS_ARE_RUNS)
+  const u64 packed = short_keys[s];
+  if (packed == 0u) return;
+  uchar key[HA_SHORT_MAX_LEN];
+  const u32 len = ha_short_unpack(packed, key);
+  EmitCtx ctx = ha_table_ctx(side, side_size,
+                             ght_table(slots, slot_mask, hash_mask, entries, entry_capacity, keys,
+                                       key_capacity, 0, 0, 0u, counters),
+                             sums);
+  ha_global_add_p(&ctx, key, len, short_sums[s]);
+#else
+  (void)short_keys;
+  (void)short_sums;
+  (void)side;
+  (void)side_size;
+  HA_UNUSED_GLOBAL_TABLE_ARGS();
+#endif
+}
+
+/* Reduce: one work-item per entry of the global table, app_reduce over the
+ * key's combined value; out_count[e] = outputs emitted (0 for entries
+ * without a value; the host fails a run where one emitted more than one). */
+KERNEL hashagg_reduce(GLOBAL const GhtEntry* entries, u32 num_entries, GLOBAL const uchar* keys,
+                      GLOBAL const u32* sums, GLOBAL const uchar* side, u32 side_size,
+                      GLOBAL APP_OUT_T* out_vals, GLOBAL u32* out_count) {
+  const u32 e = GLOBAL_ID;
+  if (e >= num_entries) return;
+#if HA_HASH_AGG && APP_HAS_REDUCE
+  const GhtEntry entry = entries[e];
+  if (entry.head == GHT_NONE) {
+    out_count[e] = 0u;
+    return;
+  }
+  EmitCtx ctx;
+  ctx.side = side;
+  ctx.side_size = side_size;
+  ctx.use_local = 0u;
+  ctx.table = ght_table(0, 0u, 0u, 0, 0u, 0, 0u, 0, 0, 0u, 0);
+  ctx.sums = 0;
+  ctx.out_val = out_vals + e;
+  ctx.emitted = 0u;
+  ValueList values;
+  values.value = sums[e];
+  app_reduce(&ctx, keys + entry.key_off, entry.key_len, &values);
+  out_count[e] = ctx.emitted;
+#else
+  (void)entries;
+  (void)keys;
+  (void)sums;
+  (void)side;
+  (void)side_size;
+  (void)out_vals;
+  out_count[e] = 0u;
+#endif
+}
+
+/* The records path: map over host-split records (records_kernels.cl). */
+#include "frameworks/mapreduce/hashagg/kernels/records_kernels.cl"

@@ -1,0 +1,316 @@
+/* hashagg's records path: map over records the host split
+ * (MapReduceApp::split_records), for apps whose input cannot be cut anywhere.
+ * Record r of a launch is rec_off[first + r] .. rec_off[first + r + 1] - base
+ * in `input` (base: the first byte of a streamed chunk, else 0).
+ *   - HA_HASH_AGG apps (page view count's job 2): each pair adds to its key's
+ *     sum in the global table (hashagg_map_records_add), then hashagg_reduce.
+ *   - The others (hashagg_map_pairs): pairs staged per work-group, one
+ *     reservation per round (pairs_emit.clh), combined in a work-group table
+ *     first where the app has a combiner; keys that are entries of the
+ *     global table are then grouped by a radix sort of the entries
+ *     (frameworks/blocks/radix_sort; host), hashagg_pairs_bounds marks each
+ *     entry's run, and hashagg_pairs_reduce (or, map-only,
+ *     hashagg_pairs_gather) follows.
+ * Included at the end of hashagg_kernels.cl. */
+#ifndef HASHAGG_RECORDS_KERNELS_CL
+#define HASHAGG_RECORDS_KERNELS_CL
+
+/* The combine table's slots; apps without a combiner use none, but their
+ * arrays keep the full size: arrays of one element indexed by LOCAL_ID made
+ * PoCL 3.1 compile the whole kernel to `unreachable`. */
+#define HA_SLOTS HA_COMBINE_SLOTS
+/* A work-item's slots: LOCAL_ID + j * LOCAL_SIZE for j < HA_SLOT_STEPS (work-
+ * groups have 32 work-items at least). Not `for (s = LOCAL_ID; s < HA_SLOTS;
+ * s += LOCAL_SIZE)`: with fewer slots than work-items PoCL 3.1 (LLVM 15)
+ * never ran that loop's body, or compiled the kernel to `unreachable`. */
+#define HA_SLOT_STEPS (HA_SLOTS / 32u)
+#define HA_NO_SLOT 0xffffffffu
+/* hashagg_map_pairs: a combine table for apps with a combiner, their keys as
+ * entries. From the kernel's arguments wherever it is used: as a private
+ * variable kept across barriers, PoCL 3.1 read it as 0 in some regions. */
+#define HA_COMBINING (combine != 0u && mode == HA_PAIRS_ENTRY ? (u32)APP_HAS_COMBINE : 0u)
+
+KERNEL hashagg_map_records_add(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u32 first,
+                               u32 records, u32 base, GLOBAL const uchar* side, u32 side_size,
+                               GLOBAL u32* slots, u32 slot_mask, u32 hash_mask,
+                               GLOBAL GhtEntry* entries, u32 entry_capacity, GLOBAL uchar* keys,
+                               u32 key_capacity, GLOBAL u32* counters, GLOBAL u32* sums) {
+#if HA_HASH_AGG
+  EmitCtx ctx = ha_table_ctx(side, side_size,
+                             ght_table(slots, slot_mask, hash_mask, entries, entry_capacity, keys,
+                                       key_capacity, 0, 0, 0u, counters),
+                             sums);
+  for (u32 r = GLOBAL_ID; r < records; r += GLOBAL_SIZE) {
+    app_map(&ctx, input, rec_off[first + r] - base, rec_off[first + r + 1u] - base);
+  }
+#else
+  HA_UNUSED_RECORD_ARGS();
+  HA_UNUSED_GLOBAL_TABLE_ARGS();
+#endif
+}
+
+/* The pairs map's context (kernel arguments and local arrays), built where it
+ * is used: kept across barriers, PoCL lost the local pointers in it. */
+#define HA_PAIRS_CTX(ctx)                                                                          \
+  EmitCtx ctx = ha_table_ctx(side, side_size,                                                      \
+                             ght_table(slots, slot_mask, hash_mask, entries, entry_capacity, keys, \
+                                       key_capacity, 0, 0, 0u, ght_counters),                      \
+                             0);                                                                   \
+  ctx.pairs.mode = mode;                                                                           \
+  ctx.pairs.stage_key = stage_key;                                                                 \
+  ctx.pairs.stage_len = stage_len;                                                                 \
+  ctx.pairs.stage_val = stage_val;                                                                 \
+  ctx.pairs.stage_bytes = (LOCAL_PTR uchar*)stage_words;                                           \
+  ctx.pairs.stage_count = stage_count;                                                             \
+  ctx.pairs.counters = counters;                                                                   \
+  ctx.pairs.pair_capacity = pair_capacity;                                                         \
+  ctx.pairs.key_capacity = out_key_capacity;                                                       \
+  ctx.pairs.out_key = out_key;                                                                     \
+  ctx.pairs.out_len = out_len;                                                                     \
+  ctx.pairs.out_val = out_val;                                                                     \
+  ctx.pairs.out_bytes = out_bytes;
+
+/* When `flush` (the same for the whole work-group), writes the work-group's
+ * combine table out as pairs and empties it: each slot's owner reserves its
+ * pair (at most HA_COMBINE_SLOTS atomics per flush; a leader's one reservation
+ * for the table made PoCL 3.1 run its block on every work-item). In the
+ * kernel body: every work-item reaches the barrier whatever `flush` is. */
+#define HA_COMBINE_FLUSH(flush)                               \
+  for (u32 j = 0; j < HA_SLOT_STEPS && (flush); ++j) {        \
+    const u32 s = LOCAL_ID + j * LOCAL_SIZE;                  \
+    if (s >= HA_SLOTS) break;                                 \
+    if (slot_entry[s] == 0u) continue;                        \
+    HA_PAIRS_CTX(ctx)                                         \
+    u32 at = 0, key_at = 0;                                   \
+    if (ha_pairs_reserve(&ctx.pairs, 1u, 0u, &at, &key_at)) { \
+      out_key[at] = slot_entry[s] - 1u;                       \
+      out_val[at] = slot_val[s];                              \
+    }                                                         \
+    slot_entry[s] = 0u;                                       \
+    slot_count[s] = 0u;                                       \
+  }                                                           \
+  if (LOCAL_ID == 0u && (flush)) shared[3] = 0u;              \
+  BARRIER_LOCAL();
+
+/* Map over records [first, first + records) in rounds of one record per
+ * work-item (work-group g takes records (round * groups + g) * LOCAL_SIZE +
+ * LOCAL_ID, so every work-item reaches every barrier). A round's emits are
+ * staged (pairs_emit.clh); after the round:
+ *   - without combine: the work-group reserves room for the staged pairs and
+ *     their key bytes with one atomic each and writes them out coalesced;
+ *   - with combine (apps with APP_HAS_COMBINE, keys as entries): each staged
+ *     pair claims its entry's slot of the work-group's table (CAS, a few
+ *     probes; a pair without a slot is written out directly), then each
+ *     slot's owner folds the round's pairs of its slot with app_combine, in
+ *     stage order; the table is written out when half full and at the end.
+ * Nothing is written past the capacities; the counters tell the host the
+ * sizes to map again with. */
+KERNEL hashagg_map_pairs(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u32 first,
+                         u32 records, u32 base, GLOBAL const uchar* side, u32 side_size, u32 mode,
+                         u32 combine, GLOBAL u32* slots, u32 slot_mask, u32 hash_mask,
+                         GLOBAL GhtEntry* entries, u32 entry_capacity, GLOBAL uchar* keys,
+                         u32 key_capacity, GLOBAL u32* ght_counters, GLOBAL u32* counters,
+                         u32 pair_capacity, u32 out_key_capacity, GLOBAL u32* out_key,
+                         GLOBAL u32* out_len, GLOBAL APP_VAL_T* out_val, GLOBAL uchar* out_bytes) {
+#if !HA_HASH_AGG
+  LOCAL_ARRAY(u32, stage_key, HA_PAIR_STAGE);
+  LOCAL_ARRAY(u32, stage_len, HA_PAIR_STAGE);
+  LOCAL_ARRAY(APP_VAL_T, stage_val, HA_PAIR_STAGE);
+  LOCAL_ARRAY(u32, stage_words, HA_PAIR_KEY_STAGE / 4u);
+  LOCAL_ARRAY(u32, stage_count, 2);
+  /* [0] pair base, [1] key byte base, [2] room reserved, [3] table slots used */
+  LOCAL_ARRAY(u32, shared, 4);
+  LOCAL_ARRAY(u32, slot_entry, HA_SLOTS); /* entry + 1; 0: free */
+  LOCAL_ARRAY(u32, slot_count, HA_SLOTS); /* values folded */
+  LOCAL_ARRAY(APP_VAL_T, slot_val, HA_SLOTS);
+  for (u32 j = 0; j < HA_SLOT_STEPS; ++j) {
+    const u32 s = LOCAL_ID + j * LOCAL_SIZE;
+    if (s >= HA_SLOTS) break;
+    slot_entry[s] = 0u;
+    slot_count[s] = 0u;
+  }
+  if (LOCAL_ID == 0u) {
+    stage_count[0] = 0u;
+    stage_count[1] = 0u;
+    shared[3] = 0u;
+  }
+  BARRIER_LOCAL();
+
+  const u32 per_round = NUM_GROUPS * LOCAL_SIZE;
+  const u32 rounds = records / per_round + (records % per_round != 0u ? 1u : 0u);
+  for (u32 round = 0; round < rounds; ++round) {
+    const u32 r = (round * NUM_GROUPS + GROUP_ID) * LOCAL_SIZE + LOCAL_ID;
+    if (r < records) {
+      HA_PAIRS_CTX(ctx)
+      app_map(&ctx, input, rec_off[first + r] - base, rec_off[first + r + 1u] - base);
+    }
+    BARRIER_LOCAL();
+    const u32 staged = stage_count[0] < HA_PAIR_STAGE ? stage_count[0] : HA_PAIR_STAGE;
+    const u32 bytes = mode != HA_PAIRS_BYTES               ? 0u
+                      : stage_count[1] < HA_PAIR_KEY_STAGE ? stage_count[1]
+                                                           : HA_PAIR_KEY_STAGE;
+    /* (1) combine: each staged pair claims its entry's slot; else the
+     * round's one reservation */
+    for (u32 k = LOCAL_ID; k < staged && HA_COMBINING; k += LOCAL_SIZE) {
+      const u32 e = stage_key[k];
+      u32 slot = HA_NO_SLOT;
+      u32 s = ((e * 2654435761u) >> 16) & (HA_SLOTS - 1u);
+      for (u32 probe = 0; probe < HA_COMBINE_PROBES; ++probe) {
+        u32 held = slot_entry[s];
+        if (held == 0u) {
+          held = ATOMIC_CAS_U32(slot_entry + s, 0u, e + 1u);
+          if (held == 0u) {
+            ATOMIC_INC_U32(shared + 3);
+            slot = s;
+            break;
+          }
+        }
+        if (held == e + 1u) {
+          slot = s;
+          break;
+        }
+        s = (s + 1u) & (HA_SLOTS - 1u);
+      }
+      stage_len[k] = slot;
+      if (slot == HA_NO_SLOT) {
+        HA_PAIRS_CTX(ctx)
+        ha_pairs_direct_g(&ctx.pairs, 0, 0u, e, stage_val[k]);
+      }
+    }
+    if (LOCAL_ID == 0u && !HA_COMBINING) {
+      HA_PAIRS_CTX(ctx)
+      u32 at = 0, key_at = 0;
+      shared[2] = staged > 0u ? ha_pairs_reserve(&ctx.pairs, staged, bytes, &at, &key_at) : 0u;
+      shared[0] = at;
+      shared[1] = key_at;
+    }
+    BARRIER_LOCAL();
+    /* (2) combine: each slot's owner folds the round's pairs of its slot, in
+     * stage order; else the staged pairs and key bytes written out */
+    for (u32 j = 0; j < HA_SLOT_STEPS && HA_COMBINING; ++j) {
+      const u32 s = LOCAL_ID + j * LOCAL_SIZE;
+      if (s >= HA_SLOTS) break;
+      if (slot_entry[s] == 0u) continue;
+      u32 n = slot_count[s];
+      APP_VAL_T acc = slot_val[s];
+      for (u32 k = 0; k < staged; ++k) {
+        if (stage_len[k] != s) continue;
+#if APP_HAS_COMBINE
+        acc = n == 0u ? stage_val[k] : app_combine(acc, stage_val[k]);
+#endif
+        ++n;
+      }
+      slot_val[s] = acc;
+      slot_count[s] = n;
+    }
+    if (!HA_COMBINING && shared[2]) {
+      const u32 at = shared[0], key_at = shared[1];
+      for (u32 k = LOCAL_ID; k < staged; k += LOCAL_SIZE) {
+        if (mode == HA_PAIRS_BYTES) {
+          out_key[at + k] = key_at + stage_key[k];
+          out_len[at + k] = stage_len[k];
+        } else {
+          out_key[at + k] = stage_key[k];
+        }
+        out_val[at + k] = stage_val[k];
+      }
+      for (u32 i = LOCAL_ID; i < bytes; i += LOCAL_SIZE) {
+        out_bytes[key_at + i] = ((LOCAL_PTR const uchar*)stage_words)[i];
+      }
+    }
+    BARRIER_LOCAL();
+    const u32 used = shared[3];
+    if (LOCAL_ID == 0u) {
+      stage_count[0] = 0u;
+      stage_count[1] = 0u;
+    }
+    BARRIER_LOCAL(); /* every work-item has read the stage and `used` */
+    const u32 half_full = 2u * used >= HA_SLOTS ? 1u : 0u;
+    HA_COMBINE_FLUSH(HA_COMBINING && half_full)
+  }
+  HA_COMBINE_FLUSH(HA_COMBINING)
+#else
+  HA_UNUSED_RECORD_ARGS();
+  (void)mode;
+  (void)combine;
+  (void)slots;
+  (void)slot_mask;
+  (void)hash_mask;
+  (void)entries;
+  (void)entry_capacity;
+  (void)keys;
+  (void)key_capacity;
+  (void)ght_counters;
+  (void)counters;
+  (void)pair_capacity;
+  (void)out_key_capacity;
+  (void)out_key;
+  (void)out_len;
+  (void)out_val;
+  (void)out_bytes;
+#endif
+}
+
+/* order[i] = i: the values of the radix sort of the pairs' entries. */
+KERNEL hashagg_pairs_iota(GLOBAL u32* order, u32 n) {
+  const u32 i = GLOBAL_ID;
+  if (i < n) order[i] = i;
+}
+
+/* After the sort: entry e's pairs are [begin[e], end[e]) of the sorted ones
+ * (end[e] stays 0 for entries without pairs). */
+KERNEL hashagg_pairs_bounds(GLOBAL const u32* sorted, u32 n, GLOBAL u32* begin, GLOBAL u32* end) {
+  const u32 i = GLOBAL_ID;
+  if (i >= n) return;
+  const u32 e = sorted[i];
+  if (i == 0u || sorted[i - 1u] != e) begin[e] = i;
+  if (i + 1u == n || sorted[i + 1u] != e) end[e] = i + 1u;
+}
+
+/* Reduce: one work-item per entry, app_reduce over its pairs' values;
+ * out_count[e] = outputs emitted (0 for entries without pairs; the host
+ * fails a run where one emitted more than one). */
+KERNEL hashagg_pairs_reduce(GLOBAL const GhtEntry* entries, u32 num_entries,
+                            GLOBAL const uchar* keys, GLOBAL const u32* begin,
+                            GLOBAL const u32* end, GLOBAL const u32* order,
+                            GLOBAL const APP_VAL_T* vals, GLOBAL const uchar* side, u32 side_size,
+                            GLOBAL APP_OUT_T* out_vals, GLOBAL u32* out_count) {
+  const u32 e = GLOBAL_ID;
+  if (e >= num_entries) return;
+#if !HA_HASH_AGG && APP_HAS_REDUCE
+  if (end[e] == 0u) {
+    out_count[e] = 0u;
+    return;
+  }
+  EmitCtx ctx = ha_table_ctx(side, side_size, ght_table(0, 0u, 0u, 0, 0u, 0, 0u, 0, 0, 0u, 0), 0);
+  ctx.out_val = out_vals + e;
+  ValueList values;
+  values.vals = vals;
+  values.order = order;
+  values.begin = begin[e];
+  values.count = end[e] - begin[e];
+  const GhtEntry entry = entries[e];
+  app_reduce(&ctx, keys + entry.key_off, entry.key_len, &values);
+  out_count[e] = ctx.emitted;
+#else
+  (void)entries;
+  (void)keys;
+  (void)begin;
+  (void)end;
+  (void)order;
+  (void)vals;
+  (void)side;
+  (void)side_size;
+  (void)out_vals;
+  out_count[e] = 0u;
+#endif
+}
+
+/* Map-only apps grouped by entry: the values in sorted order. */
+KERNEL hashagg_pairs_gather(GLOBAL const u32* order, GLOBAL const APP_VAL_T* vals, u32 n,
+                            GLOBAL APP_VAL_T* sorted_vals) {
+  const u32 i = GLOBAL_ID;
+  if (i < n) sorted_vals[i] = vals[order[i]];
+}
+
+#endif

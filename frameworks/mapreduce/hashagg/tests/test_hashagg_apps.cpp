@@ -1,0 +1,153 @@
+// hashagg's records path on every kernel backend present (PoCL in CI): every
+// app but word count (test_hashagg.cpp) in both variants against the
+// reference on the shared edge cases (empty, one record, nothing to emit, a
+// giant key and line, all keys equal, all keys distinct, generated data),
+// with small chunks over two lanes and tiny work-groups, without the
+// work-group combine table, and with 4 hash bits (long probe runs in the
+// global table); which design and whether streamed, per app; a full stage;
+// tables and pair buffers that grow once and are then reused.
+#include <string>
+
+#include "frameworks/mapreduce/apps/registry.h"
+#include "frameworks/mapreduce/hashagg/hashagg_records.h"
+#include "frameworks/mapreduce/hashagg/hashagg_runtime.h"
+#include "frameworks/mapreduce/hashagg/tests/hashagg_fixture.h"
+
+namespace harness::testing {
+namespace {
+
+class HashAggAppsTest : public HashAggFixture {};
+
+TEST_P(HashAggAppsTest, MatchesReference) {
+  if (app_name() == "wordcount") GTEST_SKIP() << "the byte path: test_hashagg.cpp";
+  expect_reference(runtimes(hashagg::Options{}), app(), "hashagg/pipelined");
+  expect_reference(runtimes(resident()), app(), "hashagg/resident");
+  expect_reference(runtimes(small_pieces()), app(), "pipelined, 4 KiB chunks, 2 lanes, 3x32");
+  hashagg::Options no_local = resident();
+  no_local.local = false;
+  no_local.group_size = 64;
+  expect_reference(runtimes(no_local), app(), "resident, no combine table, 64 per group");
+  hashagg::Options colliding = small_pieces();
+  colliding.hash_mask = 0xf;  // 16 hash values: long probe runs in the global table
+  expect_reference(runtimes(colliding), app(), "pipelined, 4 hash bits");
+}
+
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(HashAggAppsTest);
+INSTANTIATE_TEST_SUITE_P(BackendsAndApps, HashAggAppsTest,
+                         ::testing::Combine(::testing::ValuesIn(kernel_backends()),
+                                            ::testing::ValuesIn(mapreduce_app_names())),
+                         backend_app_test_name);
+
+TEST(HashAggDesigns, EachAppOnItsDesign) {
+  using hashagg::Design;
+  const std::pair<const char*, Design> expected[] = {
+      {"wordcount", Design::bytes},       {"pvc_count", Design::add},
+      {"pvc_dedup", Design::grouped},     {"kmeans", Design::grouped},
+      {"invertedindex", Design::grouped}, {"pvr_rank", Design::pairs},
+      {"stringmatch", Design::pairs},     {"similarity", Design::pairs},
+      {"matrixmult", Design::pairs},
+  };
+  for (const auto& [name, design] : expected) {
+    EXPECT_EQ(hashagg::design_name(hashagg::design_of(apps::find_mapreduce_app(name))),
+              std::string(hashagg::design_name(design)))
+        << name;
+  }
+}
+
+using HashAggRecords = DeviceTest;
+
+mapreduce::RunResult run_job(mapreduce::Runtime& runtime, const apps::MapReduceApp& app,
+                             const std::string& text, const apps::Params& params = {}) {
+  runtime.set_app_params(app.resolve_params(params));
+  runtime.prepare(app);
+  mapreduce::RunResult r =
+      runtime.run(app, reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+  EXPECT_EQ(
+      apps::compare_by_policy(app, reference_output(app, text, params), r.output, app.validation()),
+      "")
+      << app.name();
+  return r;
+}
+
+// Page view count's jobs stream (lines, no side data, no positions in the
+// output); apps with side data run resident in both variants.
+TEST_P(HashAggRecords, StreamedWhereTheAppAllows) {
+  const std::string log = generated("weblog", 200000, 7);
+  const apps::MapReduceApp& pvc = apps::pageviewcount_app();
+  mapreduce::JobChain chain(
+      pvc, [this](const std::string&) { return hashagg::make_runtime(*device_, small_pieces()); });
+  chain.set_app_params(pvc.resolve_params({}));
+  chain.prepare();
+  const mapreduce::RunResult r =
+      chain.run(reinterpret_cast<const std::uint8_t*>(log.data()), log.size());
+  EXPECT_EQ(apps::compare_outputs(pvc, reference_output(pvc, log), r.output), "");
+  EXPECT_EQ(r.measurement.counters.at("streamed"), 2.0);  // both jobs
+  EXPECT_GT(r.measurement.counters.at("chunks"), 20.0);
+  EXPECT_GT(r.measurement.counters.at("map_busy_ms"), 0.0);
+  const std::string html = generated("html-zipf", 100000, 7);
+  auto runtime = hashagg::make_runtime(*device_, small_pieces());
+  const mapreduce::RunResult ii = run_job(*runtime, apps::invertedindex_app(), html);
+  EXPECT_EQ(ii.measurement.counters.at("streamed"), 0.0);
+  EXPECT_EQ(phase_names(ii),
+            (std::vector<std::string>{"preprocess", "copy_in", "map", "group", "copy_out"}));
+  EXPECT_GT(ii.measurement.counters.at("sort_bits"), 0.0);
+}
+
+// Every byte matches a one-byte pattern: a line's emits overflow the stage,
+// and the rest reserve their own room.
+TEST_P(HashAggRecords, FullStageWritesDirectly) {
+  const std::string text = std::string(30000, 'a') + "\n" + std::string(100, 'a');
+  auto runtime = hashagg::make_runtime(*device_, resident());
+  const mapreduce::RunResult r =
+      run_job(*runtime, apps::stringmatch_app(), text, {{"pattern", "a"}});
+  EXPECT_EQ(r.output.size(), 30100u);
+  EXPECT_GT(r.measurement.counters.at("direct_pairs"), 0.0);
+}
+
+// More distinct links than the first table has entries (1024) and more pairs
+// than records: the first run grows and maps again, the next reuses the sizes.
+TEST_P(HashAggRecords, TablesGrowOnceAndAreReused) {
+  std::string html;
+  for (int i = 0; i < 3000; ++i) {
+    html += "<a href=\"u" + std::to_string(i) + "\">x</a> <a href=\"v" + std::to_string(i % 7) +
+            "\">y</a> <a href=\"w\">z</a>\n";
+  }
+  for (const bool pipelined : {false, true}) {
+    hashagg::Options o = pipelined ? small_pieces() : resident();
+    auto runtime = hashagg::make_runtime(*device_, o);
+    const mapreduce::RunResult first = run_job(*runtime, apps::invertedindex_app(), html);
+    EXPECT_GE(first.measurement.counters.at("retries"), 1.0);
+    EXPECT_EQ(first.measurement.counters.at("intermediate_pairs"), 9000.0);
+    const mapreduce::RunResult second = run_job(*runtime, apps::invertedindex_app(), html);
+    EXPECT_EQ(second.measurement.counters.at("retries"), 0.0);
+  }
+}
+
+// k-means with every point in one cluster and 64 clusters: the combine
+// table folds a round's pairs of a key, flushes when half full, and
+// pairs that find no slot go out uncombined.
+TEST_P(HashAggRecords, KMeansCombineTable) {
+  std::vector<float> spread;
+  for (int i = 0; i < 4000 * 2; ++i) spread.push_back(static_cast<float>((i * 7919) % 1000));
+  const std::string points = npy({4000, 2}, spread);
+  for (const char* k : {"1", "64"}) {
+    for (const bool local : {true, false}) {
+      hashagg::Options o = resident();
+      o.local = local;
+      auto runtime = hashagg::make_runtime(*device_, o);
+      const mapreduce::RunResult r = run_job(*runtime, apps::kmeans_app(), points, {{"k", k}});
+      if (local) {
+        EXPECT_LT(r.measurement.counters.at("intermediate_pairs"), 4000.0) << k;
+      } else {
+        EXPECT_EQ(r.measurement.counters.at("intermediate_pairs"), 4000.0) << k;
+      }
+    }
+  }
+}
+
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(HashAggRecords);
+INSTANTIATE_TEST_SUITE_P(Backends, HashAggRecords, ::testing::ValuesIn(kernel_backends()),
+                         backend_test_name);
+
+}  // namespace
+}  // namespace harness::testing

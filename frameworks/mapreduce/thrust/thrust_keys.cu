@@ -1,0 +1,269 @@
+// thrust/default's maps (thrust_keys.h): the keys of word count, the page view
+// jobs and inverted index found on the device as byte ranges of the input.
+#include <thrust/copy.h>
+#include <thrust/execution_policy.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/zip_iterator.h>
+#include <thrust/remove.h>
+#include <thrust/scan.h>
+#include <thrust/tuple.h>
+
+#include "frameworks/mapreduce/thrust/thrust_device.cuh"
+#include "frameworks/mapreduce/thrust/thrust_keys.h"
+
+namespace harness::thrustmr::cuda {
+namespace {
+
+// ---- word count (frameworks/mapreduce/apps/wordcount): words are runs of ASCII letters
+
+__host__ __device__ inline bool is_letter(std::uint8_t c) {
+  return static_cast<unsigned>((c | 0x20) - 'a') < 26u;
+}
+
+struct IsWordStart {
+  const std::uint8_t* in;
+  __host__ __device__ bool operator()(std::uint32_t i) const {
+    return is_letter(in[i]) && (i == 0 || !is_letter(in[i - 1]));
+  }
+};
+
+__global__ void word_lengths(const std::uint8_t* in, std::uint32_t end, const std::uint32_t* starts,
+                             std::uint32_t words, std::uint32_t* lengths) {
+  const std::uint64_t w = thread_index();
+  if (w >= words) return;
+  std::uint32_t i = starts[w];
+  while (i < end && is_letter(in[i])) ++i;
+  lengths[w] = i - starts[w];
+}
+
+// ---- page view jobs (frameworks/mapreduce/apps/pvc_dedup, pvc_count, pvr_rank)
+
+__global__ void line_key_kernel(const std::uint8_t* in, const std::uint32_t* records,
+                                std::uint32_t n_records, LineKey kind, std::uint32_t* starts,
+                                std::uint32_t* lengths, std::uint32_t* values) {
+  const std::uint64_t r = thread_index();
+  if (r >= n_records) return;
+  const std::uint32_t begin = records[r];
+  std::uint32_t end = records[r + 1];
+  std::uint32_t length = 0, value = 0;
+  if (kind == LineKey::entry) {
+    if (end > begin && in[end - 1] == '\n') --end;
+    if (end > begin && in[end - 1] == '\r') --end;
+    length = end - begin;
+    value = length;
+  } else if (kind == LineKey::url) {
+    std::uint32_t tab = begin;
+    while (tab < end && in[tab] != '\t') ++tab;
+    if (tab < end) length = tab - begin;  // 0 when the URL is empty: no key
+  } else {
+    if (end > begin && in[end - 1] == '\n') --end;
+    if (end - begin >= 8) {
+      length = end - begin;
+      std::uint32_t inverted = 0;
+      for (std::uint32_t i = begin; i < begin + 8; ++i) {
+        const std::uint8_t c = in[i];
+        inverted = (inverted << 4) | static_cast<std::uint32_t>(c <= '9' ? c - '0' : c - 'a' + 10);
+      }
+      value = 0xffffffffu - inverted;
+    }
+  }
+  starts[r] = begin;
+  lengths[r] = length;
+  values[r] = value;
+}
+
+using StartLengthValue = thrust::tuple<std::uint32_t, std::uint32_t, std::uint32_t>;
+
+struct NoKey {
+  __host__ __device__ bool operator()(const StartLengthValue& t) const {
+    return thrust::get<1>(t) == 0;
+  }
+};
+
+// ---- inverted index (frameworks/mapreduce/apps/invertedindex/invertedindex.clh)
+
+__device__ inline bool ii_space(std::uint8_t c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\f';
+}
+__device__ inline std::uint8_t ii_lower(std::uint8_t c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<std::uint8_t>(c + 32) : c;
+}
+__device__ inline bool ii_name_end(std::uint8_t c) {
+  return ii_space(c) || c == '/' || c == '>' || c == '=';
+}
+
+// Calls emit(value start, value length) for the href of every anchor of the
+// line input[begin, end), as the app's app_map does.
+template <class Emit>
+__device__ void for_each_link(const std::uint8_t* in, std::uint32_t begin, std::uint32_t end,
+                              Emit& emit) {
+  if (end > begin && in[end - 1] == '\n') --end;  // a record is one line
+  std::uint32_t i = begin;
+  while (i + 2 < end) {
+    if (in[i] != '<' || ii_lower(in[i + 1]) != 'a' || !ii_space(in[i + 2])) {
+      ++i;
+      continue;
+    }
+    std::uint32_t p = i + 3;
+    bool linked = false;
+    while (p < end) {  // one attribute per iteration
+      const std::uint8_t c = in[p];
+      if (ii_space(c) || c == '/') {
+        ++p;
+        continue;
+      }
+      if (c == '>') {
+        ++p;
+        break;
+      }
+      const std::uint32_t name = p;
+      ++p;  // the first byte belongs to the name, even '='
+      while (p < end && !ii_name_end(in[p])) ++p;
+      const std::uint32_t name_len = p - name;
+      while (p < end && ii_space(in[p])) ++p;
+      if (p >= end || in[p] != '=') continue;  // no value
+      ++p;
+      while (p < end && ii_space(in[p])) ++p;
+      std::uint32_t value = p, value_end = p;
+      if (p < end && (in[p] == '"' || in[p] == '\'')) {
+        const std::uint8_t quote = in[p];
+        value = p + 1;
+        value_end = value;
+        while (value_end < end && in[value_end] != quote) ++value_end;
+        if (value_end >= end) {  // unterminated: the rest of the line is dropped
+          p = end;
+          break;
+        }
+        p = value_end + 1;
+      } else {
+        while (p < end && !ii_space(in[p]) && in[p] != '>') ++p;
+        value_end = p;
+      }
+      if (!linked && name_len == 4 && ii_lower(in[name]) == 'h' && ii_lower(in[name + 1]) == 'r' &&
+          ii_lower(in[name + 2]) == 'e' && ii_lower(in[name + 3]) == 'f') {
+        linked = true;
+        emit(value, value_end - value);
+      }
+    }
+    i = p;
+  }
+}
+
+struct CountLinks {
+  std::uint32_t links = 0;
+  __device__ void operator()(std::uint32_t, std::uint32_t) { ++links; }
+};
+
+struct WriteLinks {
+  std::uint32_t at;
+  std::uint32_t page;
+  std::uint32_t* starts;
+  std::uint32_t* lengths;
+  std::uint32_t* values;
+  __device__ void operator()(std::uint32_t start, std::uint32_t length) {
+    starts[at] = start;
+    lengths[at] = length;
+    values[at] = page;
+    ++at;
+  }
+};
+
+// counts[r] = links of record r; counts[n_records] = 0 (the scan's total).
+__global__ void count_links_kernel(const std::uint8_t* in, const std::uint32_t* records,
+                                   std::uint32_t n_records, std::uint32_t* counts) {
+  const std::uint64_t r = thread_index();
+  if (r > n_records) return;
+  if (r == n_records) {
+    counts[r] = 0;
+    return;
+  }
+  CountLinks c;
+  for_each_link(in, records[r], records[r + 1], c);
+  counts[r] = c.links;
+}
+
+// The last of the ascending page starts at or before pos (page_starts[0] == 0).
+__device__ std::uint32_t page_of(const std::uint32_t* page_starts, std::uint32_t pages,
+                                 std::uint32_t pos) {
+  std::uint32_t lo = 0, hi = pages;
+  while (hi - lo > 1) {
+    const std::uint32_t mid = lo + (hi - lo) / 2;
+    if (page_starts[mid] <= pos) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return page_starts[lo];
+}
+
+__global__ void write_links_kernel(const std::uint8_t* in, const std::uint32_t* records,
+                                   std::uint32_t n_records, const std::uint32_t* link_offsets,
+                                   const std::uint32_t* page_starts, std::uint32_t pages,
+                                   std::uint32_t base, std::uint32_t* starts,
+                                   std::uint32_t* lengths, std::uint32_t* values) {
+  const std::uint64_t r = thread_index();
+  if (r >= n_records) return;
+  if (link_offsets[r + 1] == link_offsets[r]) return;  // no links
+  WriteLinks w{link_offsets[r], page_of(page_starts, pages, base + records[r]), starts, lengths,
+               values};
+  for_each_link(in, records[r], records[r + 1], w);
+}
+
+}  // namespace
+
+std::uint32_t find_words(const std::uint8_t* input, std::uint32_t bytes, std::uint32_t* starts,
+                         std::uint32_t* lengths, void* stream) {
+  if (bytes == 0) return 0;
+  const cudaStream_t st = as_stream(stream);
+  std::uint32_t* last =
+      thrust::copy_if(thrust::cuda::par.on(st), thrust::counting_iterator<std::uint32_t>(0),
+                      thrust::counting_iterator<std::uint32_t>(bytes), starts, IsWordStart{input});
+  const auto words = static_cast<std::uint32_t>(last - starts);
+  if (words == 0) return 0;
+  word_lengths<<<blocks(words), kBlock, 0, st>>>(input, bytes, starts, words, lengths);
+  check(cudaGetLastError(), "word_lengths");
+  return words;
+}
+
+std::uint32_t line_keys(const std::uint8_t* input, const std::uint32_t* records,
+                        std::uint32_t n_records, LineKey kind, std::uint32_t* starts,
+                        std::uint32_t* lengths, std::uint32_t* values, void* stream) {
+  if (n_records == 0) return 0;
+  const cudaStream_t st = as_stream(stream);
+  line_key_kernel<<<blocks(n_records), kBlock, 0, st>>>(input, records, n_records, kind, starts,
+                                                        lengths, values);
+  check(cudaGetLastError(), "line_keys");
+  auto first = thrust::make_zip_iterator(thrust::make_tuple(starts, lengths, values));
+  auto last = thrust::remove_if(thrust::cuda::par.on(st), first, first + n_records, NoKey{});
+  return static_cast<std::uint32_t>(last - first);
+}
+
+std::uint32_t count_links(const std::uint8_t* input, const std::uint32_t* records,
+                          std::uint32_t n_records, std::uint32_t* link_offsets, void* stream) {
+  if (n_records == 0) return 0;
+  const cudaStream_t st = as_stream(stream);
+  count_links_kernel<<<blocks(std::uint64_t{n_records} + 1), kBlock, 0, st>>>(
+      input, records, n_records, link_offsets);
+  check(cudaGetLastError(), "count_links");
+  thrust::exclusive_scan(thrust::cuda::par.on(st), link_offsets, link_offsets + n_records + 1,
+                         link_offsets);
+  std::uint32_t total = 0;
+  check(
+      cudaMemcpyAsync(&total, link_offsets + n_records, sizeof(total), cudaMemcpyDeviceToHost, st),
+      "read the link count");
+  check(cudaStreamSynchronize(st), "count links");
+  return total;
+}
+
+void write_links(const std::uint8_t* input, const std::uint32_t* records, std::uint32_t n_records,
+                 const std::uint32_t* link_offsets, const std::uint32_t* page_starts,
+                 std::uint32_t pages, std::uint32_t base, std::uint32_t* starts,
+                 std::uint32_t* lengths, std::uint32_t* values, void* stream) {
+  if (n_records == 0) return;
+  write_links_kernel<<<blocks(n_records), kBlock, 0, as_stream(stream)>>>(
+      input, records, n_records, link_offsets, page_starts, pages, base, starts, lengths, values);
+  check(cudaGetLastError(), "write_links");
+}
+
+}  // namespace harness::thrustmr::cuda

@@ -1,0 +1,29 @@
+// thrust: the everyday GPU group-by as a MapReduce baseline (not a paper's
+// system): map on the device, 64-bit key hashes, thrust::sort_by_key and
+// thrust::reduce_by_key, a collision check (k-means: the cluster id as the
+// key). CUDA only (frameworks/mapreduce/thrust/README.md).
+#pragma once
+
+#include "frameworks/mapreduce/common/mapreduce_runtime.h"
+
+namespace harness::thrustmr {
+
+struct Options {
+  // Low bits of the 64-bit FNV-1a key hash kept (1..64); tests keep few so
+  // that different words collide and the (hash, bytes) fallback runs.
+  std::uint32_t hash_bits = 64;
+};
+
+Params default_params();
+Options options_from(const Params& params);
+// Whether thrust/default runs this app or job (wordcount, kmeans,
+// invertedindex, pvc_dedup, pvc_count, pvr_rank); the others are a
+// UsageError at prepare.
+bool runs(const std::string& app_or_job);
+// The registered apps thrust/default runs (v.apps): those all of whose jobs it runs.
+std::vector<std::string> app_names();
+// A UsageError in a build without CUDA, or on a device that is not CUDA's.
+std::unique_ptr<mapreduce::Runtime> make_runtime(backend::Device& device, const Options& options);
+void register_variants();
+
+}  // namespace harness::thrustmr

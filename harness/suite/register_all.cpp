@@ -1,0 +1,44 @@
+// Every framework registers its variants here: adding a framework is one line.
+#include "harness/suite/register_all.h"
+
+#include "frameworks/mapreduce/apps/registry.h"
+#include "frameworks/mapreduce/atomicmr/atomicmr.h"
+#include "frameworks/mapreduce/coproc/coproc_runtime.h"
+#include "frameworks/mapreduce/cpu/cpu_runtime.h"
+#include "frameworks/mapreduce/hashagg/hashagg_runtime.h"
+#include "frameworks/mapreduce/mars/mars_runtime.h"
+#include "frameworks/mapreduce/mars/strlib/strlib.h"
+#include "frameworks/reduction/reduction.h"
+#include "frameworks/streamgraph/family.h"
+#include "frameworks/mapreduce/streammr/streammr_runtime.h"
+#include "frameworks/mapreduce/thrust/thrust_runtime.h"
+#include "harness/core/registry.h"
+#include "micro/atomics/atomics.h"
+#include "micro/memory/memory.h"
+
+namespace harness {
+
+void register_all() {
+  static bool done = false;
+  if (done) return;
+  done = true;
+  for (const apps::MapReduceApp* app : apps::mapreduce_apps()) {
+    Registry::instance().add_app({app->name(), "mapreduce", app->description(),
+                                  app->default_dataset(), app->validation(),
+                                  app->default_params()});
+  }
+  cpu::register_variants();
+  mars::register_variants();
+  mars::strlib::register_family();
+  atomicmr::register_variants();
+  streammr::register_variants();
+  thrustmr::register_variants();
+  hashagg::register_variants();
+  coproc::register_variants();
+  reduction::register_family();
+  streamgraph::register_family();
+  memory::register_family();
+  atomics::register_family();
+}
+
+}  // namespace harness
