@@ -34,7 +34,7 @@ def code_lines(path: str) -> int:
 def app_lines(repo: str, app: str) -> int:
     total = 0
     for job in JOBS.get(app, [app]):
-        folder = os.path.join(repo, "frameworks", "apps", job)
+        folder = os.path.join(repo, "frameworks", "mapreduce", "apps", job)
         total += code_lines(os.path.join(folder, f"{job}_types.clh"))
         total += code_lines(os.path.join(folder, f"{job}.clh"))
     return total

@@ -92,7 +92,8 @@ void register_test_variants() {
     v.description = "test-only";
     v.backends = {backend::Kind::cpu};
     v.apps = {"wordcount"};
-    v.default_params = {{"a", "1"}, {"b", "1"}};
+    v.params = {int_param("a", 1, -1000, 1000, "test knob a"),
+                int_param("b", 1, -1000, 1000, "test knob b")};
     v.skip = [](const PointContext& ctx) -> std::string {
       return std::stoi(ctx.params.at("a")) > std::stoi(ctx.params.at("b")) ? "a exceeds b" : "";
     };
@@ -104,7 +105,7 @@ void register_test_variants() {
   AppInfo with_params;
   with_params.name = "test-app";
   with_params.kind = "test";
-  with_params.params = {{"pattern", "abc"}};
+  with_params.params = {string_param("pattern", "abc", "test pattern")};
   Registry::instance().add_app(with_params);
   VariantInfo counting_both = counting("counting", false);
   counting_both.apps.push_back("test-app");
@@ -112,7 +113,7 @@ void register_test_variants() {
   Registry::instance().add_variant(counting("steady", true));
   VariantInfo several = counting("several-devices", true);
   several.backends = {backend::Kind::opencl};
-  several.default_params = {{"gpus", "1"}};
+  several.params = {int_param("gpus", 1, 1, 1000, "GPUs of the point")};
   several.skip = nullptr;
   several.devices.count_param = "gpus";
   several.devices.with_host = true;

@@ -10,7 +10,6 @@
 #include <tuple>
 
 #include "frameworks/blocks/cuda_programs.h"
-#include "frameworks/mapreduce/common/mapreduce_runtime.h"
 #include "frameworks/mapreduce/cpu/cpu_runtime.h"
 #include "harness/core/errors.h"
 #include "harness/core/registry.h"
@@ -29,7 +28,7 @@ std::span<const float> as_floats(const PointContext& ctx) {
 }
 
 std::uint32_t segment_of(const PointContext& ctx, std::size_t values) {
-  const std::uint32_t segment = mapreduce::param_u32(ctx.params, "segment");
+  const std::uint32_t segment = param_u32(ctx.params, "segment");
   if (segment == 0) throw UsageError("segsum: segment must be at least 1");
   if (values % segment != 0)
     throw RunError(
@@ -92,7 +91,7 @@ class TreePoint final : public SegmentSumPoint {
   TreePoint(const PointContext& ctx)
       : SegmentSumPoint(ctx),
         device_(*ctx.device),
-        group_size_(mapreduce::param_u32(ctx.params, "group_size")) {}
+        group_size_(param_u32(ctx.params, "group_size")) {}
 
   void prepare() override {
     SegmentSumPoint::prepare();
@@ -159,8 +158,7 @@ class TreePoint final : public SegmentSumPoint {
 class CpuPoint final : public SegmentSumPoint {
  public:
   CpuPoint(const PointContext& ctx)
-      : SegmentSumPoint(ctx),
-        threads_(cpu::resolve_threads(mapreduce::param_u32(ctx.params, "threads"))) {}
+      : SegmentSumPoint(ctx), threads_(cpu::resolve_threads(param_u32(ctx.params, "threads"))) {}
 
   void before_repetition() override { std::memset(out_.data(), 0xff, out_.size() * 4); }
   Measurement run_once() override {
@@ -195,12 +193,13 @@ class CpuPoint final : public SegmentSumPoint {
   unsigned threads_;
 };
 
+ParamDecl segment_param() {
+  return unsigned_param("segment", 1024, 1, UINT32_MAX, "values per summed segment");
+}
+
 std::string skip_tree(const PointContext& ctx) {
-  const std::uint32_t group = mapreduce::param_u32(ctx.params, "group_size");
-  const std::uint32_t segment = mapreduce::param_u32(ctx.params, "segment");
-  if (group == 0 || (group & (group - 1)) != 0 || group > kMaxGroup)
-    throw UsageError(
-        fmt::format("reduction/tree: group_size must be a power of two up to {}", kMaxGroup));
+  const std::uint32_t group = param_u32(ctx.params, "group_size");
+  const std::uint32_t segment = param_u32(ctx.params, "segment");
   if (group > segment)
     return fmt::format("a work-group of {} work-items is larger than its segment of {} values",
                        group, segment);
@@ -235,7 +234,8 @@ void register_family() {
   tree.name = "tree";
   tree.description = "work-group per segment: strided partial sums, then a local-memory tree";
   tree.backends = {backend::Kind::opencl, backend::Kind::cuda};
-  tree.default_params = {{"segment", "1024"}, {"group_size", "256"}};
+  tree.params = {segment_param(),
+                 pow2_param("group_size", 256, 1, kMaxGroup, "work-items per work-group")};
   tree.apps = {"segsum"};
   tree.skip = skip_tree;
   tree.make = [](const PointContext& ctx) -> std::unique_ptr<PointRunner> {
@@ -249,7 +249,8 @@ void register_family() {
   host.name = "cpu";
   host.description = "every host core, eight float32 accumulators per segment";
   host.backends = {backend::Kind::cpu};
-  host.default_params = {{"segment", "1024"}, {"threads", "0"}};
+  host.params = {segment_param(),
+                 unsigned_param("threads", 0, 0, 4096, "host threads; 0: one per core")};
   host.apps = {"segsum"};
   host.make = [](const PointContext& ctx) -> std::unique_ptr<PointRunner> {
     return std::make_unique<CpuPoint>(ctx);

@@ -38,41 +38,64 @@ const BenchmarkInfo& info_of_app(const std::string& app) {
   throw UsageError("streamgraph: unknown app '" + app + "'");
 }
 
-std::int64_t param_int(const Params& params, const std::string& key, std::int64_t lo) {
-  auto it = params.find(key);
-  if (it == params.end()) throw UsageError("streamgraph: missing parameter '" + key + "'");
-  std::size_t used = 0;
-  long long v = 0;
-  try {
-    v = std::stoll(it->second, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != it->second.size() || it->second.empty() || v < lo)
-    throw UsageError(
-        fmt::format("streamgraph: parameter {}={} is not an integer >= {}", key, it->second, lo));
-  return v;
+// The benchmark's own parameters: N and the executions of a run.
+ParamDecls app_params(const BenchmarkInfo& b) {
+  const int n = b.paper_n > 0 ? b.paper_n : b.small_n.back();
+  return {int_param("n", n, 1, 4096, "the benchmark's size N (valid values per benchmark)"),
+          int_param("iterations", 256, 1, INT64_MAX, "executions of the stream graph per run")};
 }
 
-double param_double(const Params& params, const std::string& key, double lo) {
-  auto it = params.find(key);
-  if (it == params.end()) throw UsageError("streamgraph: missing parameter '" + key + "'");
-  std::size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(it->second, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != it->second.size() || it->second.empty() || !(v >= lo))
-    throw UsageError(
-        fmt::format("streamgraph: parameter {}={} is not a number >= {}", key, it->second, lo));
-  return v;
+ParamDecls thread_params() {
+  return {int_param("threads", 0, 0, 4096, "host threads; 0: one per core"),
+          int_param("batch", 64, 1, INT64_MAX, "executions per FIFO hand-over")};
 }
 
-std::string param_str(const Params& params, const std::string& key) {
-  auto it = params.find(key);
-  return it == params.end() ? std::string() : it->second;
+ParamDecls gpu_params() {
+  ParamDecl dump = string_param("dump_source", "0",
+                                "write the generated kernels: 0 no, 1 to streamgraph-src/, or a "
+                                "folder");
+  return {
+      int_param("batch", 1024, 1, INT64_MAX, "executions per kernel launch"),
+      int_param("streams", 4, 1, 64, "queues per GPU"),
+      int_param("shared_kib", 0, 0, 1 << 20, "local memory per work-group in KiB; 0: the device's"),
+      int_param("seed", 1, 0, INT64_MAX, "the multilevel partitioner's seed"),
+      dump,
+      choice_param("same_gpu_channels", "device", {"device", "host"},
+                   "channels between pieces of one GPU: device memory or host FIFOs"),
+      real_param("partition_ns", 0, 0, 1e9,
+                 "cost of being a partition, ns an execution (the cost model's term)")};
+}
+
+ParamDecls multi_params() {
+  ParamDecls decls = gpu_params();
+  decls.push_back(int_param("gpus", 1, 1, 64, "GPUs the partitions are mapped onto"));
+  decls.push_back(
+      bool_param("share_devices", false, "run `gpus` logical GPUs on fewer devices, round-robin"));
+  decls.push_back(choice_param("channels", "host", {"host", "p2p"},
+                               "channels between GPUs: staged on the host or peer to peer"));
+  return decls;
+}
+
+ParamDecls variant_params(Mode mode) {
+  switch (mode) {
+    case Mode::cpu_seq:
+      return {};
+    case Mode::cpu_threads:
+      return thread_params();
+    case Mode::gpu_multi:
+      return multi_params();
+    case Mode::gpu_single:
+      return gpu_params();
+  }
+  return {};
+}
+
+// The point's parameters: the declared defaults of its variant and benchmark
+// overridden by the context's, all checked.
+Params point_params(const PointContext& ctx, Mode mode) {
+  ParamDecls decls = variant_params(mode);
+  for (const ParamDecl& d : app_params(info_of_app(ctx.app))) decls.push_back(d);
+  return resolve_params(decls, ctx.params);
 }
 
 NodeId sink_of(const Graph& g) {
@@ -95,9 +118,9 @@ class StreamGraphPoint final : public PointRunner {
         device_(ctx.device),
         devices_(ctx.devices),
         info_(info_of_app(ctx.app)),
-        n_(static_cast<int>(param_int(ctx.params, "n", 0))),
-        iterations_(param_int(ctx.params, "iterations", 1)),
-        params_(ctx.params) {
+        params_(point_params(ctx, mode)),
+        n_(static_cast<int>(param_int(params_, "n"))),
+        iterations_(param_int(params_, "iterations")) {
     if (!info_.valid_n(n_))
       throw SkipPoint(fmt::format("N = {} is not a valid size for {}", n_, info_.name));
   }
@@ -124,19 +147,18 @@ class StreamGraphPoint final : public PointRunner {
       }
       c2070_single_ = partition_single(g, s, c2070).feasible ? 1 : 0;
     } else if (mode_ == Mode::cpu_threads) {
-      auto threads = param_int(params_, "threads", 0);
+      auto threads = param_int(params_, "threads");
       if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
       plan_ = cpu_thread_plan(g, s, static_cast<int>(threads));
-      batch_ = param_int(params_, "batch", 1);
+      batch_ = param_int(params_, "batch");
     } else if (mode_ == Mode::gpu_multi || mode_ == Mode::gpu_single) {
       if (!device_)
         throw UsageError("streamgraph GPU variants need a GPU backend (opencl or cuda)");
       const std::vector<backend::Device*> logical = logical_gpus();
-      batch_ = param_int(params_, "batch", 1);
-      const auto shared = static_cast<std::uint64_t>(param_int(params_, "shared_kib", 0)) * 1024;
+      batch_ = param_int(params_, "batch");
+      const auto shared = static_cast<std::uint64_t>(param_int(params_, "shared_kib")) * 1024;
       DeviceLimits limits = device_limits(device_->info(), shared);
-      if (params_.count("partition_ns"))
-        limits.partition_overhead_ns = param_double(params_, "partition_ns", 0.0);
+      limits.partition_overhead_ns = param_real(params_, "partition_ns");
       Partitioning p;
       if (mode_ == Mode::gpu_single) {
         SinglePartitionResult single = partition_single(g, s, limits);
@@ -147,7 +169,7 @@ class StreamGraphPoint final : public PointRunner {
         p = std::move(single.partitioning);
       } else {
         PartitionOptions po;
-        po.seed = static_cast<std::uint64_t>(param_int(params_, "seed", 0));
+        po.seed = static_cast<std::uint64_t>(param_int(params_, "seed"));
         try {
           p = partition_multilevel(g, s, limits, po);
         } catch (const UsageError& e) {
@@ -159,19 +181,14 @@ class StreamGraphPoint final : public PointRunner {
       GpuRunOptions o;
       o.target = codegen_target(device_->info(), shared);
       o.single = mode_ == Mode::gpu_single;
-      o.streams = static_cast<int>(param_int(params_, "streams", 1));
+      o.streams = static_cast<int>(param_int(params_, "streams"));
       o.max_block = batch_;
       o.name =
           fmt::format("{}-n{}-{}", info_.name, n_, mode_ == Mode::gpu_single ? "single" : "multi");
-      const std::string dump = param_str(params_, "dump_source");
+      const std::string& dump = param_string(params_, "dump_source");
       if (!dump.empty() && dump != "0") o.dump_dir = dump == "1" ? "streamgraph-src" : dump;
-      const std::string channels = param_str(params_, "channels");
-      o.channels = parse_channel_mode(channels.empty() ? "host" : channels);
-      const std::string same_gpu = param_str(params_, "same_gpu_channels");
-      if (!same_gpu.empty() && same_gpu != "device" && same_gpu != "host")
-        throw UsageError("streamgraph: same_gpu_channels=" + same_gpu +
-                         " is not 'device' or 'host'");
-      o.device_channels = same_gpu != "host";
+      o.channels = parse_channel_mode(params_.count("channels") ? params_.at("channels") : "host");
+      o.device_channels = param_string(params_, "same_gpu_channels") == "device";
       device_->make_current();
       try {
         gpu_ = std::make_unique<GpuGraph>(logical, g, s, p, mapping, o);
@@ -246,8 +263,8 @@ class StreamGraphPoint final : public PointRunner {
     std::vector<backend::Device*> found = devices_;
     if (found.empty()) found.push_back(device_);
     const auto gpus =
-        static_cast<std::size_t>(params_.count("gpus") ? param_int(params_, "gpus", 1) : 1);
-    const bool share = param_str(params_, "share_devices") == "1";
+        static_cast<std::size_t>(params_.count("gpus") ? param_int(params_, "gpus") : 1);
+    const bool share = params_.count("share_devices") && param_bool(params_, "share_devices");
     if (found.size() < gpus && !share) {
       throw UsageError(fmt::format(
           "streamgraph: gpus={} needs {} {} devices, {} found (share_devices=1 runs them as "
@@ -357,9 +374,9 @@ class StreamGraphPoint final : public PointRunner {
   std::vector<backend::Device*> devices_, physical_;
   std::vector<double> blocked_s_;
   const BenchmarkInfo& info_;
+  Params params_;  // declared defaults overridden by the context's, checked
   int n_;
   std::int64_t iterations_;
-  Params params_;
   Benchmark plan_bench_, bench_;
   Schedule schedule_;
   PipelinePlan plan_;
@@ -375,25 +392,26 @@ class StreamGraphPoint final : public PointRunner {
 
 std::string skip_n(const PointContext& ctx) {
   const BenchmarkInfo& info = info_of_app(ctx.app);
-  const auto n = param_int(ctx.params, "n", 0);
+  const auto n = param_int(ctx.params, "n");
   if (!info.valid_n(static_cast<int>(n)))
     return fmt::format("N = {} is not a valid size for {}", n, info.name);
-  if (param_str(ctx.params, "channels") == "p2p" && ctx.params.count("gpus") &&
-      param_int(ctx.params, "gpus", 1) == 1)
+  const auto channels = ctx.params.find("channels");
+  if (channels != ctx.params.end() && channels->second == "p2p" && ctx.params.count("gpus") &&
+      param_int(ctx.params, "gpus") == 1)
     return "channels=p2p with gpus=1: no channel crosses GPUs (the host-channel point is the "
            "same run)";
   return "";
 }
 
 void add_variant(const std::string& name, const std::string& description,
-                 std::vector<backend::Kind> backends, Params params, Mode mode,
+                 std::vector<backend::Kind> backends, Mode mode,
                  const std::vector<std::string>& apps, DeviceNeeds devices = {}) {
   VariantInfo v;
   v.framework = "streamgraph";
   v.name = name;
   v.description = description;
   v.backends = std::move(backends);
-  v.default_params = std::move(params);
+  v.params = variant_params(mode);
   v.apps = apps;
   v.skip = skip_n;
   v.devices = std::move(devices);
@@ -417,24 +435,16 @@ void register_family() {
     // uniform-f32 file stands in for the dataset the runner loads.
     app.default_dataset = "uniform-f32";
     app.validation = {"tolerance", 1e-4, 1e-5};  // the sinks apply each benchmark's own tolerance
-    const int n = b.paper_n > 0 ? b.paper_n : b.small_n.back();
-    app.params = {{"n", std::to_string(n)}, {"iterations", "256"}};
+    app.params = app_params(b);
     apps.push_back(app.name);
     Registry::instance().add_app(std::move(app));
   }
   add_variant("cpu-seq", "the uniprocessor baseline: one host thread runs the whole schedule",
-              {backend::Kind::cpu}, {}, Mode::cpu_seq, apps);
+              {backend::Kind::cpu}, Mode::cpu_seq, apps);
   add_variant("cpu-threads",
               "a pipeline of host threads, each a contiguous range of the schedule, bounded "
               "FIFO channels of `batch` executions between them",
-              {backend::Kind::cpu}, {{"threads", "0"}, {"batch", "64"}}, Mode::cpu_threads, apps);
-  const Params gpu = {{"batch", "1024"},    {"streams", "4"},     {"shared_kib", "0"},
-                      {"seed", "1"},        {"dump_source", "0"}, {"same_gpu_channels", "device"},
-                      {"partition_ns", "0"}};
-  Params multi = gpu;
-  multi["gpus"] = "1";
-  multi["share_devices"] = "0";
-  multi["channels"] = "host";
+              {backend::Kind::cpu}, Mode::cpu_threads, apps);
   DeviceNeeds several;
   several.count_param = "gpus";
   several.share_param = "share_devices";
@@ -443,11 +453,11 @@ void register_family() {
               "memory), mapped onto `gpus` GPUs (a host thread each), channels between pieces "
               "of one GPU in device memory (`same_gpu_channels`), between GPUs staged on the host "
               "or peer to peer (`channels`), stateful filters on host threads",
-              {backend::Kind::opencl, backend::Kind::cuda}, multi, Mode::gpu_multi, apps, several);
+              {backend::Kind::opencl, backend::Kind::cuda}, Mode::gpu_multi, apps, several);
   add_variant("gpu-single",
               "the previous work's single partition ('no solution' where it does not fit), "
               "same code generation and executor",
-              {backend::Kind::opencl, backend::Kind::cuda}, gpu, Mode::gpu_single, apps);
+              {backend::Kind::opencl, backend::Kind::cuda}, Mode::gpu_single, apps);
 }
 
 }  // namespace harness::streamgraph

@@ -66,6 +66,17 @@ int cmd_env(const std::vector<std::string>& argv) {
   return 0;
 }
 
+namespace {
+// One line per declared parameter: name, type, default, range or choices, description.
+void print_params(const ParamDecls& decls) {
+  for (const ParamDecl& d : decls) {
+    std::cout << fmt::format("        {:<18} {:<8} {:<10} {:<22} {}\n", d.name,
+                             param_type_name(d.type), "=" + d.default_value, d.range_text(),
+                             d.description);
+  }
+}
+}  // namespace
+
 int cmd_list(const std::vector<std::string>& argv) {
   Args a(argv, {}, {});
   const Registry& reg = Registry::instance();
@@ -73,22 +84,24 @@ int cmd_list(const std::vector<std::string>& argv) {
   for (const auto& v : reg.variants()) {
     std::vector<std::string> backends;
     for (auto k : v.backends) backends.push_back(backend::kind_name(k));
-    std::vector<std::string> params;
-    for (const auto& [k, val] : v.default_params) params.push_back(k + "=" + val);
-    std::cout << fmt::format("  {}/{:<14} [{}] {}\n      apps: {}; params: {}\n", v.framework,
-                             v.name, fmt::join(backends, ","), v.description,
-                             fmt::join(v.apps, ", "), fmt::join(params, " "));
+    std::cout << fmt::format("  {}/{:<14} [{}] {}\n      apps: {}\n", v.framework, v.name,
+                             fmt::join(backends, ","), v.description, fmt::join(v.apps, ", "));
+    if (!v.params.empty()) {
+      std::cout << "      params (name, type, default, range, what):\n";
+      print_params(v.params);
+    }
   }
   std::cout << "apps:\n";
   for (const auto& app : reg.apps()) {
-    std::vector<std::string> params;
-    for (const auto& [k, val] : app.params) params.push_back(k + "=" + val);
     std::string validation = app.validation.kind;
     if (app.validation.kind == "tolerance")
       validation += fmt::format(" rel {:g} abs {:g}", app.validation.rel, app.validation.abs);
     std::cout << fmt::format("  {:<12} ({}, dataset {}, validation {}) {}\n", app.name, app.kind,
                              app.default_dataset, validation, app.description);
-    if (!params.empty()) std::cout << fmt::format("      params: {}\n", fmt::join(params, " "));
+    if (!app.params.empty()) {
+      std::cout << "      params (name, type, default, range, what):\n";
+      print_params(app.params);
+    }
   }
   std::cout << "datasets:\n";
   for (const auto* g : datasets::generators())

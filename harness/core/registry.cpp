@@ -15,9 +15,30 @@ std::string join(const std::vector<std::string>& items) {
 }  // namespace
 
 Params point_defaults(const VariantInfo& variant, const AppInfo& app) {
-  Params p = variant.default_params;
-  for (const auto& [k, v] : app.params) p.emplace(k, v);
+  Params p = defaults_of(variant.params);
+  for (const auto& [k, v] : defaults_of(app.params)) p.emplace(k, v);
   return p;
+}
+
+const ParamDecl* find_point_param(const VariantInfo& variant, const AppInfo& app,
+                                  const std::string& name) {
+  if (const ParamDecl* d = find_param(variant.params, name)) return d;
+  return find_param(app.params, name);
+}
+
+void check_point_params(const VariantInfo& variant, const AppInfo& app, const Params& params) {
+  for (const auto& [name, value] : params) {
+    const ParamDecl* d = find_point_param(variant, app, name);
+    if (!d) {
+      std::vector<std::string> known;
+      for (const ParamDecl& k : variant.params) known.push_back(k.name);
+      for (const ParamDecl& k : app.params) known.push_back(k.name);
+      throw UsageError(variant.framework + "/" + variant.name + " on app '" + app.name +
+                       "' has no parameter '" + name +
+                       "' (it takes: " + (known.empty() ? std::string("none") : join(known)) + ")");
+    }
+    check_param(*d, value);
+  }
 }
 
 Registry& Registry::instance() {

@@ -17,12 +17,11 @@
 #include <vector>
 
 #include "harness/backend/backend.h"
+#include "harness/core/params.h"
 #include "harness/core/validation.h"
 #include "harness/core/work.h"
 
 namespace harness {
-
-using Params = std::map<std::string, std::string>;
 
 struct PhaseTime {
   std::string name;
@@ -66,7 +65,7 @@ struct PointContext {
   // points are keyed on it, never on the buffer's address alone (a freed
   // buffer's address can come back holding another dataset).
   std::string input_checksum;
-  Params params;                // variant defaults overridden by the spec, its axes, or --param
+  Params params;  // declared defaults overridden by the spec, its axes, or --param; checked
   ValidationPolicy validation;  // the spec's validation policy (kind, tolerance)
 };
 
@@ -92,7 +91,7 @@ struct VariantInfo {
   std::string name;
   std::string description;
   std::vector<backend::Kind> backends;
-  Params default_params;
+  ParamDecls params;              // its knobs, with this variant's defaults (harness/core/params.h)
   std::vector<std::string> apps;  // apps it can run
   std::function<std::unique_ptr<PointRunner>(const PointContext&)> make;
   // Optional: a non-empty reason to skip a combination of parameters (axis
@@ -117,14 +116,22 @@ struct AppInfo {
   std::string default_dataset;
   // What a correct answer means for this app; an experiment spec may override it.
   ValidationPolicy validation;
-  // The app's own parameters with their defaults (a pattern to match, k
-  // centroids ...): given like a variant's (--param, a spec's params, axes).
-  Params params;
+  // The app's own parameters (a pattern to match, k centroids ...): given
+  // like a variant's (--param, a spec's params, axes).
+  ParamDecls params;
 };
 
 // A point's parameters before overrides: the variant's knobs and the app's
 // own parameters.
 Params point_defaults(const VariantInfo& variant, const AppInfo& app);
+// The declaration of `name` for a point of `variant` running `app` (the
+// variant's first, then the app's); null when neither declares it.
+const ParamDecl* find_point_param(const VariantInfo& variant, const AppInfo& app,
+                                  const std::string& name);
+// Checks every entry of `params` against the declarations of `variant` and
+// `app`: UsageError naming an undeclared parameter (with the declared ones) or
+// a value its declaration does not take.
+void check_point_params(const VariantInfo& variant, const AppInfo& app, const Params& params);
 
 class Registry {
  public:

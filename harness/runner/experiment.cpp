@@ -48,7 +48,7 @@ std::map<std::string, std::vector<std::string>> parse_sizes(const json& j,
     for (const auto& l : labels) {
       if (!l.is_string())
         throw UsageError(origin + ": sizes." + preset + " must list size strings");
-      datasets::parse_size(l.get<std::string>());
+      harness::parse_size(l.get<std::string>());
       sizes[preset].push_back(l.get<std::string>());
     }
   }
@@ -213,9 +213,18 @@ Experiment parse_experiment(const std::string& text, const std::string& origin) 
           throw UsageError(origin + ": " + run.framework + "/" + v + " does not run app '" + app +
                            "'");
       }
-      for (const auto& [k, _] : run.params) {
-        bool known = info.default_params.count(k) > 0;
-        for (const auto& app : run.apps) known = known || reg.find_app(app).params.count(k) > 0;
+      for (const auto& [k, value] : run.params) {
+        bool known = false;
+        for (const auto& app : run.apps) {
+          const ParamDecl* d = find_point_param(info, reg.find_app(app), k);
+          if (!d) continue;
+          known = true;
+          try {
+            check_param(*d, value);
+          } catch (const UsageError& bad) {
+            throw UsageError(origin + ": " + run.framework + "/" + v + ": " + bad.what());
+          }
+        }
         if (!known) {
           throw UsageError(origin + ": " + run.framework + "/" + v + " has no parameter '" + k +
                            "'");
@@ -230,6 +239,7 @@ Experiment parse_experiment(const std::string& text, const std::string& origin) 
     for (const auto& [name, v] : require(j, "axes", json::value_t::object, origin).items()) {
       if (name == "size")
         throw UsageError(origin + ": axes.size: dataset sizes are given by 'sizes' per preset");
+      Axis axis = parse_axis(name, v, origin);
       bool someone_has_it = false;
       for (const auto& run : e.runs) {
         if (run.params.count(name))
@@ -237,16 +247,28 @@ Experiment parse_experiment(const std::string& text, const std::string& origin) 
                            "' is both an axis and a fixed parameter of a run");
         for (const auto& vname : run.variants) {
           for (const auto& app : run.apps) {
-            const Params defaults =
-                point_defaults(reg.find_variant(run.framework, vname), reg.find_app(app));
-            someone_has_it = someone_has_it || defaults.count(name) > 0;
+            const ParamDecl* d =
+                find_point_param(reg.find_variant(run.framework, vname), reg.find_app(app), name);
+            if (!d) continue;
+            someone_has_it = true;
+            // Every value of every preset, before anything runs.
+            for (const auto& [preset_name, values] : axis.values) {
+              for (const auto& value : values) {
+                try {
+                  check_param(*d, value);
+                } catch (const UsageError& bad) {
+                  throw UsageError(origin + ": axis '" + name + "' (" + preset_name + ", " +
+                                   run.framework + "/" + vname + "): " + bad.what());
+                }
+              }
+            }
           }
         }
       }
       if (!someone_has_it)
         throw UsageError(origin + ": axis '" + name +
                          "' is a parameter of no variant or app in 'runs'");
-      e.axes.push_back(parse_axis(name, v, origin));
+      e.axes.push_back(std::move(axis));
     }
   }
   if (j.contains("measurement"))

@@ -117,12 +117,9 @@ std::vector<backend::Device*> target_devices(Devices& devices, const VariantInfo
                                              std::string* why) {
   int count = 1;
   if (!v.devices.count_param.empty()) {
-    auto it = params.find(v.devices.count_param);
-    try {
-      count = it == params.end() ? 1 : std::stoi(it->second);
-    } catch (const std::exception&) {
-      count = 0;
-    }
+    const std::int64_t asked =
+        params.count(v.devices.count_param) ? param_int(params, v.devices.count_param) : 1;
+    count = asked < 1 || asked > 1024 ? 0 : static_cast<int>(asked);
     if (count < 1)
       throw UsageError(fmt::format("{}/{}: parameter '{}' must be a positive integer", v.framework,
                                    v.name, v.devices.count_param));
@@ -135,7 +132,7 @@ std::vector<backend::Device*> target_devices(Devices& devices, const VariantInfo
   auto found = devices.get_several(kind, index, count, &short_of);
   const auto share =
       v.devices.share_param.empty() ? params.end() : params.find(v.devices.share_param);
-  const bool shared = share != params.end() && share->second == "1";
+  const bool shared = share != params.end() && param_bool(params, share->first);
   if (!found.empty() && shared) return found;  // logical devices share the ones found
   if (why && !short_of.empty()) {
     *why = short_of;
@@ -228,7 +225,7 @@ RunSummary run_experiment(const Experiment& e, const RunOptions& o) {
     };
     if (std::none_of(targets.begin(), targets.end(), in_group) || !sizes.count(o.preset)) continue;
     for (const auto& label : sizes.at(o.preset)) {
-      datasets::DatasetSpec spec{dataset, datasets::parse_size(label), e.seed_value};
+      datasets::DatasetSpec spec{dataset, harness::parse_size(label), e.seed_value};
       Stopwatch gen;
       datasets::DatasetFile file = datasets::materialize(spec, cache);
       std::cerr << fmt::format(" dataset {} {} ({}, {:.1f} s)\n", dataset, label,
@@ -269,12 +266,9 @@ RunSummary run_single(const SinglePoint& sp) {
     throw UsageError(fmt::format("{}/{} does not run on backend {} (runs on: {})", sp.framework,
                                  sp.variant, backend::kind_name(sp.backend), names));
   }
+  check_point_params(v, app, sp.params);
   Params params = point_defaults(v, app);
-  for (const auto& [k, val] : sp.params) {
-    if (!params.count(k))
-      throw UsageError(fmt::format("{}/{} has no parameter '{}'", sp.framework, sp.variant, k));
-    params[k] = val;
-  }
+  for (const auto& [k, val] : sp.params) params[k] = val;
   if (sp.reps < 1) throw UsageError("--reps must be at least 1");
   // Check that the outputs can be written before measuring anything.
   if (!sp.dump_output.empty()) {
@@ -310,10 +304,10 @@ RunSummary run_single(const SinglePoint& sp) {
   std::string label;
   if (!sp.input_path.empty()) {
     file = datasets::describe_user_file(sp.input_path);
-    label = datasets::format_size(file.size_bytes);
+    label = harness::format_size(file.size_bytes);
   } else {
     datasets::find_generator(sp.dataset);
-    file = datasets::materialize({sp.dataset, datasets::parse_size(sp.size), 42},
+    file = datasets::materialize({sp.dataset, harness::parse_size(sp.size), 42},
                                  sp.data_dir.empty() ? datasets::default_cache_dir() : sp.data_dir);
     label = sp.size;
   }

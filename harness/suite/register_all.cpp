@@ -8,10 +8,10 @@
 #include "frameworks/mapreduce/hashagg/hashagg_runtime.h"
 #include "frameworks/mapreduce/mars/mars_runtime.h"
 #include "frameworks/mapreduce/mars/strlib/strlib.h"
-#include "frameworks/reduction/reduction.h"
-#include "frameworks/streamgraph/family.h"
 #include "frameworks/mapreduce/streammr/streammr_runtime.h"
 #include "frameworks/mapreduce/thrust/thrust_runtime.h"
+#include "frameworks/reduction/reduction.h"
+#include "frameworks/streamgraph/family.h"
 #include "harness/core/registry.h"
 #include "micro/atomics/atomics.h"
 #include "micro/memory/memory.h"
@@ -24,8 +24,7 @@ void register_all() {
   done = true;
   for (const apps::MapReduceApp* app : apps::mapreduce_apps()) {
     Registry::instance().add_app({app->name(), "mapreduce", app->description(),
-                                  app->default_dataset(), app->validation(),
-                                  app->default_params()});
+                                  app->default_dataset(), app->validation(), app->params()});
   }
   cpu::register_variants();
   mars::register_variants();

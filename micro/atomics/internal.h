@@ -13,10 +13,6 @@
 
 namespace harness::atomics {
 
-inline std::uint32_t param_u32(const Params& params, const std::string& name) {
-  return micro::param_u32(params, name, "atomics");
-}
-
 // The portable program (kernels/path.cl, kernels/atomics.cl; OpenCL and CUDA).
 backend::ProgramSource portable_program();
 

@@ -10,7 +10,7 @@
 namespace harness::atomics {
 namespace {
 
-void add_app(const char* name, const char* description, Params params,
+void add_app(const char* name, const char* description, ParamDecls params,
              const char* dataset = "uniform-f32") {
   AppInfo app;
   app.name = name;
@@ -25,14 +25,14 @@ void add_app(const char* name, const char* description, Params params,
 }
 
 void add_variant(const std::string& name, const std::string& description,
-                 std::vector<std::string> apps, Params params,
+                 std::vector<std::string> apps, ParamDecls params,
                  std::function<std::unique_ptr<PointRunner>(const PointContext&)> make) {
   VariantInfo v;
   v.framework = "atomics";
   v.name = name;
   v.description = description;
   v.backends = {backend::Kind::opencl, backend::Kind::cuda};
-  v.default_params = std::move(params);
+  v.params = std::move(params);
   v.apps = std::move(apps);
   v.make = std::move(make);
   v.skip = [name](const PointContext& ctx) { return skip_point(ctx, name); };
@@ -52,30 +52,39 @@ void register_family() {
   if (done) return;
   done = true;
   add_app("path-copy", "copy of u32 words, with or without an atomic in the kernel (figure 1)",
-          {{"elements", "0"}});
+          {unsigned_param("elements", 0, 0, UINT32_MAX, "words copied; 0: by the device's type")});
   add_app("path-fig3",
           "figure 3: an atomic add to a global word, then the word written to an "
           "array (figure 4)",
           {});
+  const ParamDecls add_params = {
+      unsigned_param("vars", 1, 1, UINT32_MAX, "shared variables the work-items add to"),
+      unsigned_param("skip_every", 0, 0, UINT32_MAX,
+                     "every n-th work-item adds nothing; 0: all add")};
   add_app("atomic-add", "every work-item adds to a shared variable, nothing else (figure 8)",
-          {{"vars", "1"}, {"skip_every", "0"}});
+          add_params);
   add_app("atomic-add-mem",
           "every work-item adds to a shared variable and stores the old value (figure 9)",
-          {{"vars", "1"}, {"skip_every", "0"}});
+          add_params);
   add_app("scalar-product", "x . y, each product added atomically to the result (figure 12)",
-          {{"per_thread", "1"}});
+          {unsigned_param("per_thread", 1, 1, UINT32_MAX, "products per work-item")});
   add_app("mm-map",
           "MapReduce matrix multiplication's map: one record per output element "
           "(figure 10)",
-          {{"n", "64"}});
+          {unsigned_param("n", 64, 1, 8192, "matrix side")});
   add_app("kmeans-map", "MapReduce KMeans' map: each point emits its nearest centroid (figure 11)",
-          {{"points", "4096"}, {"clusters", "16"}});
+          {unsigned_param("points", 4096, 1, UINT32_MAX, "points"),
+           unsigned_param("clusters", 16, 1, 4096, "centroids")});
   add_app("keyword-match",
           "string match: every occurrence of a keyword takes an output slot (figure 13)",
-          {{"query", "q1"}}, "text-zipf");
+          {choice_param("query", "q1", {"q1", "q2", "q3", "q4"},
+                        "the keyword, by its frequency class (q1 rarest)")},
+          "text-zipf");
 
-  const Params launch = {{"group_size", "256"}, {"groups", "0"}, {"wave", "0"}};
-  const Params sweep = {{"group_size", "256"}, {"groups", "8"}, {"wave", "0"}};
+  const ParamDecl wave =
+      unsigned_param("wave", 0, 0, 1024, "lanes per wavefront; 0: the device's warp width");
+  const ParamDecls launch = {micro::group_size_param(), micro::groups_param(), wave};
+  const ParamDecls sweep = {micro::group_size_param(), micro::groups_param(8), wave};
   const auto path = [](const std::string& name) {
     return [name](const PointContext& c) { return make_path(c, name); };
   };
@@ -111,8 +120,9 @@ void register_family() {
   add_variant("software",
               "the paper's software atomic add: wavefront sums, a coordinator work-group", all_apps,
               sweep, runner("software"));
-  Params model = sweep;
-  model["curve"] = "measured";
+  ParamDecls model = sweep;
+  model.push_back(
+      choice_param("curve", "measured", {"measured", "predicted"}, "the curve a point reports"));
   add_variant("model",
               "system and software atomic add timed together, with the speedup the model "
               "predicts from t_fast, t_comp and t_local measured on the device",

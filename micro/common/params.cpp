@@ -1,4 +1,4 @@
-// Parameter helpers and checksum comparison shared by the micro families.
+// Launch-knob declarations and checksum comparison shared by the micro families.
 #include "micro/common/params.h"
 
 #include <fmt/format.h>
@@ -11,27 +11,12 @@
 
 namespace harness::micro {
 
-std::uint32_t param_u32(const Params& params, const std::string& name, const std::string& family) {
-  auto it = params.find(name);
-  if (it == params.end()) throw UsageError(fmt::format("{}: missing parameter '{}'", family, name));
-  const std::string& text = it->second;
-  std::uint64_t v = 0;
-  bool ok = !text.empty() && text.size() <= 10;
-  for (char c : text) {
-    ok = ok && c >= '0' && c <= '9';
-    if (ok) v = v * 10 + static_cast<std::uint64_t>(c - '0');
-  }
-  if (!ok || v > 0xffffffffu)
-    throw UsageError(fmt::format("{}: parameter '{}' must be an unsigned 32-bit number, not '{}'",
-                                 family, name, text));
-  return static_cast<std::uint32_t>(v);
+ParamDecl group_size_param(std::uint64_t def) {
+  return unsigned_param("group_size", def, 1, 1024, "work-items per work-group");
 }
 
-std::uint64_t param_bytes(const Params& params, const std::string& name,
-                          const std::string& family) {
-  auto it = params.find(name);
-  if (it == params.end()) throw UsageError(fmt::format("{}: missing parameter '{}'", family, name));
-  return datasets::parse_size(it->second);
+ParamDecl groups_param(std::uint64_t def) {
+  return unsigned_param("groups", def, 0, UINT32_MAX, "work-groups; 0: one per compute unit");
 }
 
 std::uint32_t resolve_groups(const backend::DeviceInfo& info, std::uint32_t groups) {

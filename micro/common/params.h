@@ -1,5 +1,5 @@
 // Pieces every microbenchmark family shares (micro/memory, micro/atomics):
-// parameter parsing, work-group checks, fill launches, probe timing and
+// launch-knob declarations, work-group checks, fill launches, probe timing and
 // exact checksum comparison.
 #pragma once
 
@@ -13,12 +13,10 @@
 
 namespace harness::micro {
 
-// A parameter as an unsigned integer; UsageError naming it (and `family`) otherwise.
-std::uint32_t param_u32(const Params& params, const std::string& name,
-                        const std::string& family = "micro");
-// A byte count: "0" (auto), a plain number or a size such as "16MiB".
-std::uint64_t param_bytes(const Params& params, const std::string& name,
-                          const std::string& family = "micro");
+// The launch knobs most micro variants declare: work-items per group and
+// work-groups (0: one per compute unit).
+ParamDecl group_size_param(std::uint64_t def = 256);
+ParamDecl groups_param(std::uint64_t def = 0);
 // The work-groups of a point: the `groups` parameter, 0 meaning one per compute unit.
 std::uint32_t resolve_groups(const backend::DeviceInfo& info, std::uint32_t groups);
 // "" when `group_size` can run on the device, else why not (for skip()).

@@ -40,7 +40,7 @@ ScanShape scan_shape(const PointContext& ctx) {
   if (s.chunk == 0 || s.chunk % 16 != 0)
     throw UsageError(
         fmt::format("memory: chunk must be a positive multiple of 16, not {}", s.chunk));
-  std::uint64_t bytes = param_bytes(ctx.params, "working_set");
+  std::uint64_t bytes = param_size(ctx.params, "working_set");
   if (bytes == 0) bytes = auto_sizes(info).scan_input;
   if (bytes >= (std::uint64_t{1} << 33))
     throw UsageError(fmt::format("memory: working_set must be below 8 GiB, not {} bytes", bytes));

@@ -47,7 +47,7 @@ CopyShape copy_shape(const PointContext& ctx) {
   CopyShape s;
   s.group_size = param_u32(ctx.params, "group_size");
   s.groups = copy_groups(info, param_u32(ctx.params, "groups"), s.group_size);
-  std::uint64_t bytes = param_bytes(ctx.params, "working_set");
+  std::uint64_t bytes = param_size(ctx.params, "working_set");
   if (bytes == 0) bytes = auto_sizes(info).dram_working_set;
   s.words = bytes / kWord / kGranule * kGranule;
   s.working_set = s.words * kWord;

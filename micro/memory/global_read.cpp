@@ -38,7 +38,7 @@ GlobalShape global_shape(const PointContext& ctx, GlobalLevel level) {
   if (s.steps == 0) s.steps = auto_size.global_steps;
   if (s.steps % 8 != 0)
     throw UsageError(fmt::format("memory: steps must be a multiple of 8, not {}", s.steps));
-  std::uint64_t bytes = param_bytes(ctx.params, "working_set");
+  std::uint64_t bytes = param_size(ctx.params, "working_set");
   if (bytes == 0)
     bytes = level == GlobalLevel::l2 ? auto_size.l2_working_set : auto_size.dram_working_set;
   s.span_words = std::max<std::uint32_t>(8, c);

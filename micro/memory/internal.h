@@ -12,14 +12,6 @@
 
 namespace harness::memory {
 
-// Parameter helpers shared with the other micro families (micro/common/params.h),
-// with this family's name in their messages.
-inline std::uint32_t param_u32(const Params& params, const std::string& name) {
-  return micro::param_u32(params, name, "memory");
-}
-inline std::uint64_t param_bytes(const Params& params, const std::string& name) {
-  return micro::param_bytes(params, name, "memory");
-}
 inline backend::Device& point_device(const PointContext& ctx, const std::string& variant) {
   return micro::point_device(ctx, "memory", variant);
 }

@@ -23,7 +23,7 @@ void add_app(const char* name, const char* description) {
 }
 
 void add_variant(const char* name, const char* description, std::vector<backend::Kind> backends,
-                 Params params, const char* app,
+                 ParamDecls params, const char* app,
                  std::function<std::unique_ptr<PointRunner>(const PointContext&)> make,
                  std::function<std::string(const PointContext&)> skip) {
   VariantInfo v;
@@ -31,7 +31,7 @@ void add_variant(const char* name, const char* description, std::vector<backend:
   v.name = name;
   v.description = description;
   v.backends = std::move(backends);
-  v.default_params = std::move(params);
+  v.params = std::move(params);
   v.apps = {app};
   v.make = std::move(make);
   v.skip = std::move(skip);
@@ -52,18 +52,21 @@ void register_family() {
 
   const std::vector<backend::Kind> portable = {backend::Kind::opencl, backend::Kind::cuda};
   const std::vector<backend::Kind> cuda_only = {backend::Kind::cuda};
-  // "0" = chosen for the device: groups one per compute unit; steps and
+  // 0 = chosen for the device: groups one per compute unit; steps and
   // working_set by device type (memory.h: auto_sizes).
-  const Params global = {{"group_size", "256"},
-                         {"groups", "0"},
-                         {"coalescing", "4"},
-                         {"steps", "0"},
-                         {"working_set", "0"}};
-  // groups "0": enough work-groups to fill every compute unit of a GPU.
-  const Params copy = {{"group_size", "256"}, {"groups", "0"}, {"working_set", "0"}};
-  const Params shared = {{"group_size", "256"}, {"groups", "0"}, {"steps", "0"}};
-  const Params scan = {
-      {"group_size", "256"}, {"groups", "0"}, {"chunk", "4096"}, {"working_set", "0"}};
+  const ParamDecl working_set = size_param("working_set", "0", 0, UINT64_MAX,
+                                           "bytes touched; 0: by the device's type and L2");
+  const ParamDecl steps =
+      unsigned_param("steps", 0, 0, UINT32_MAX, "reads per work-item; 0: by the device's type");
+  const ParamDecls global = {
+      micro::group_size_param(), micro::groups_param(),
+      unsigned_param("coalescing", 4, 1, 1024, "work-items sharing one memory transaction"), steps,
+      working_set};
+  const ParamDecls copy = {micro::group_size_param(), micro::groups_param(), working_set};
+  const ParamDecls shared = {micro::group_size_param(), micro::groups_param(), steps};
+  const ParamDecls scan = {micro::group_size_param(), micro::groups_param(),
+                           unsigned_param("chunk", 4096, 1, UINT32_MAX, "bytes each thread scans"),
+                           working_set};
 
   add_variant(
       "l2", "reads of an L2-resident working set (a quarter of the L2), L1 never reused", portable,

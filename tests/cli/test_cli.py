@@ -52,6 +52,46 @@ class Errors(unittest.TestCase):
         self.expect(2, "unknown preset", "run", "--experiment", "mars.wordcount-smoke", "--preset", "huge",
                     "--out", os.path.join(TMP, "x.json"))
 
+    def test_bad_parameter_values_exit_2_naming_the_parameter(self):
+        text = os.path.join(SRC, "README.md")
+        single = ["run", "--framework", "mars", "--app", "wordcount", "--input", text,
+                  "--backend", "opencl"]
+        for param, takes in [("group_size=48", "group_size takes a power of two"),
+                             ("group_size=2x", "group_size takes a power of two"),
+                             ("groups=-1", "groups takes a non-negative integer"),
+                             ("groups=1.5", "groups takes a non-negative integer"),
+                             ("sort=maybe", "sort takes a boolean"),
+                             ("hash_keys=", "hash_keys takes a boolean")]:
+            self.expect(2, "parameter " + param.split("=")[0] + "=", *single, "--param", param)
+            self.expect(2, takes, *single, "--param", param)
+        self.expect(2, "has no parameter 'nope'", *single, "--param", "nope=1")
+        self.expect(2, "gpus takes an integer from 1 to 64", "run", "--framework", "streamgraph",
+                    "--variant", "gpu-multi", "--app", "sg-dct", "--dataset", "uniform-f32",
+                    "--size", "4KiB", "--backend", "opencl", "--param", "gpus=2x")
+        self.expect(2, "k takes a non-negative integer from 1 to 999999", "run", "--framework",
+                    "cpu", "--app", "kmeans", "--dataset", "points-f32", "--size", "64KiB",
+                    "--backend", "cpu", "--param", "k=0")
+        # An axis value is checked against its declaration before anything runs.
+        spec = os.path.join(TMP, "bad-axis.json")
+        with open(os.path.join(SRC, "paper", "experiments", "mars.wordcount-smoke.json")) as f:
+            doc = json.load(f)
+        doc["axes"] = {"group_size": [64, 96]}
+        with open(spec, "w") as f:
+            json.dump(doc, f)
+        self.expect(2, "group_size=96: group_size takes a power of two", "run", "--experiment", spec,
+                    "--out", os.path.join(TMP, "bad-axis-out.json"))
+        self.assertFalse(os.path.exists(os.path.join(TMP, "bad-axis-out.json")))
+
+    def test_list_shows_declared_parameters(self):
+        r = harness("list")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.splitlines()
+        group = [l.split() for l in lines if l.strip().startswith("group_size ")]
+        self.assertIn(["group_size", "unsigned", "=128", "2^k", "in", "[1,", "1024]",
+                       "work-items", "per", "work-group"], group)
+        self.assertTrue(any(l.split()[:3] == ["cpu_share", "float", "=auto"] for l in lines))
+        self.assertTrue(any(l.split()[:3] == ["k", "unsigned", "=16"] for l in lines))
+
     def test_malformed_spec_exits_2(self):
         bad = os.path.join(TMP, "bad.json")
         with open(bad, "w") as f:

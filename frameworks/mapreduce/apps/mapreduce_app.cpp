@@ -10,11 +10,13 @@
 namespace harness::apps {
 
 Params MapReduceApp::resolve_params(const Params& given) const {
-  Params out = default_params();
+  const ParamDecls decls = params();
+  Params out = defaults_of(decls);
   for (auto& [k, v] : out) {
     auto it = given.find(k);
     if (it != given.end()) v = it->second;
   }
+  harness::check_params(decls, out);
   check_params(out);
   return out;
 }
@@ -22,7 +24,7 @@ Params MapReduceApp::resolve_params(const Params& given) const {
 std::string MapReduceApp::param(const Params& params, const std::string& name) const {
   auto it = params.find(name);
   if (it != params.end()) return it->second;
-  const Params defaults = default_params();
+  const Params defaults = defaults_of(this->params());
   auto d = defaults.find(name);
   if (d == defaults.end())
     throw UsageError("app '" + this->name() + "' has no parameter '" + name + "'");

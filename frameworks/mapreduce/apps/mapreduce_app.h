@@ -31,6 +31,7 @@
 #include <utility>
 #include <vector>
 
+#include "harness/core/params.h"
 #include "harness/core/validation.h"
 
 namespace harness::apps {
@@ -41,8 +42,7 @@ namespace harness::apps {
 // map-only apps have one pair per emit, and equal keys repeat.
 using KeyValueList = std::vector<std::pair<std::string, std::string>>;
 
-// Parameters by name (the same type as harness::Params).
-using Params = std::map<std::string, std::string>;
+using harness::Params;
 
 // Record offsets are 32-bit: inputs must be smaller than this many bytes.
 inline constexpr std::uint64_t kMaxInputBytes = 0xffffffffULL;
@@ -57,15 +57,17 @@ class MapReduceApp {
   std::string types_file() const {
     return "frameworks/mapreduce/apps/" + name() + "/" + name() + "_types.clh";
   }
-  std::string functions_file() const { return "frameworks/mapreduce/apps/" + name() + "/" + name() + ".clh"; }
+  std::string functions_file() const {
+    return "frameworks/mapreduce/apps/" + name() + "/" + name() + ".clh";
+  }
 
   virtual std::uint32_t value_size() const = 0;         // sizeof(APP_VAL_T)
   virtual std::uint32_t output_value_size() const = 0;  // sizeof(APP_OUT_T)
   virtual bool has_reduce() const = 0;
 
-  // The app's own parameters with their defaults (registered as
-  // AppInfo::params; given with --param, a spec's params or axes).
-  virtual Params default_params() const { return {}; }
+  // The app's own parameters, declared (registered as AppInfo::params; given
+  // with --param, a spec's params or axes).
+  virtual ParamDecls params() const { return {}; }
   // What a correct answer means (registered as AppInfo::validation): "exact"
   // (the canonical output lists are equal) or "set" (the same multiset of
   // pairs, compare_as_sets; for map-only apps, whose order of values under one
@@ -73,7 +75,7 @@ class MapReduceApp {
   virtual ValidationPolicy validation() const { return {}; }
   // The app's parameters taken from `given` (which may hold other, unrelated
   // names: a variant's knobs), defaults for those missing; throws UsageError
-  // for a bad value (check_params).
+  // for a value its declaration does not take, or that check_params refuses.
   Params resolve_params(const Params& given) const;
   // Value of one of the app's parameters: from `params`, else its default.
   std::string param(const Params& params, const std::string& name) const;

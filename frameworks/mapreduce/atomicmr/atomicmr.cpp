@@ -17,9 +17,9 @@ bool warp_runs(const apps::MapReduceApp& app) {
   return true;
 }
 
-void add(VariantInfo v, Params params, mapreduce::DeviceRuntimeFactory make) {
+void add(VariantInfo v, ParamDecls params, mapreduce::DeviceRuntimeFactory make) {
   v.framework = "atomicmr";
-  v.default_params = std::move(params);
+  v.params = std::move(params);
   mapreduce::add_gpu_variant(std::move(v), std::move(make));
 }
 
@@ -41,9 +41,10 @@ void register_variants() {
       "Mars without the count pass: every map and reduce emit reserves its output place with "
       "global atomics (S0's AtomicMR as run for string match)";
   thread.apps = all_apps;
-  Params thread_params = mars::default_params();
-  thread_params["reserve"] = "atomic_thread";
-  add(std::move(thread), thread_params, make_mars);
+  ParamDecls thread_params = mars::params();
+  thread_params.push_back(*find_param(mars::atomic_params(), "reserve"));
+  add(std::move(thread), with_default(std::move(thread_params), "reserve", "atomic_thread"),
+      make_mars);
 
   VariantInfo warp;
   warp.name = "warp";
@@ -52,10 +53,9 @@ void register_variants() {
       "lanes (apps whose map emits one pair with a fixed key size: S0's AtomicMR for MM and KM); "
       "reduce per emit";
   warp.apps = warp_apps;
-  Params warp_params = mars::default_params();
-  warp_params["reserve"] = "atomic_warp";
-  warp_params["warp"] = "0";
-  add(std::move(warp), warp_params, make_mars);
+  ParamDecls warp_params = mars::params();
+  for (const ParamDecl& d : mars::atomic_params()) warp_params.push_back(d);
+  add(std::move(warp), with_default(std::move(warp_params), "reserve", "atomic_warp"), make_mars);
 
   VariantInfo hash;
   hash.name = "hash";
@@ -63,7 +63,7 @@ void register_variants() {
       "MapCG-style grouping: map inserts every pair into a global hash table built with CAS "
       "(no sort), reduce per distinct key, output reserved with global atomics";
   hash.apps = all_apps;
-  add(std::move(hash), hash_default_params(), [](backend::Device& device, const Params& params) {
+  add(std::move(hash), hash_params(), [](backend::Device& device, const Params& params) {
     return make_hash_runtime(device, hash_options_from(params));
   });
 }

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "frameworks/blocks/global_hash_table.h"
 #include "frameworks/blocks/buffer_pool.h"
+#include "frameworks/blocks/global_hash_table.h"
 #include "frameworks/mapreduce/common/mapreduce_program.h"
 #include "frameworks/mapreduce/mars/scoped_span.h"
 #include "harness/core/errors.h"
@@ -134,8 +134,8 @@ class HashRuntime final : public mapreduce::Runtime {
   // asked for and map runs again (grow = 0: RunError). Capacities persist
   // over runs, so a repeated run of one input builds once.
   blocks::HashTableUsage build_table(const apps::MapReduceApp& app, Buffer& input, Buffer& offsets,
-                             std::uint32_t records, Buffer& side, std::uint32_t side_size,
-                             std::size_t input_bytes) {
+                                     std::uint32_t records, Buffer& side, std::uint32_t side_size,
+                                     std::size_t input_bytes) {
     auto& q = device_.queue();
     const LaunchShape tasks{options_.groups, options_.group_size};
     const std::uint32_t guess = std::max<std::uint32_t>(
@@ -177,8 +177,8 @@ class HashRuntime final : public mapreduce::Runtime {
   // Reduce per table entry, output reserved with atomics in buffers sized for
   // one output per key with the table's key bytes (the largest seen), grown
   // and run again when short. Returns the outputs reserved (over all tries).
-  std::uint64_t reduce(const apps::MapReduceApp& app, const blocks::HashTableUsage& used, Buffer& side,
-                       std::uint32_t side_size, HostOutput& out) {
+  std::uint64_t reduce(const apps::MapReduceApp& app, const blocks::HashTableUsage& used,
+                       Buffer& side, std::uint32_t side_size, HostOutput& out) {
     auto& q = device_.queue();
     const LaunchShape tasks{options_.groups, options_.group_size};
     Buffer& counters = pool_.get("out.counters", AMR_COUNTERS * 4);
@@ -223,7 +223,8 @@ class HashRuntime final : public mapreduce::Runtime {
 
   // Map-only apps: every pair in the table is output (any order; the host
   // sorts canonically), keys read as the table holds them.
-  void copy_out_pairs(const apps::MapReduceApp& app, const blocks::HashTableUsage& used, HostOutput& out) {
+  void copy_out_pairs(const apps::MapReduceApp& app, const blocks::HashTableUsage& used,
+                      HostOutput& out) {
     auto& q = device_.queue();
     Buffer& vals = pool_.get("vals", std::size_t{table_.capacity().nodes} * app.value_size());
     Buffer& d_recs = pool_.get("out.recs", std::size_t{used.nodes} * sizeof(AmrOutRecord));
@@ -262,20 +263,29 @@ class HashRuntime final : public mapreduce::Runtime {
 
 }  // namespace
 
-HashOptions hash_options_from(const Params& params) {
-  HashOptions o;
-  o.groups = mapreduce::param_u32(params, "groups");
-  o.group_size = mapreduce::param_pow2(params, "group_size", 1, 1024, "atomicmr/hash");
-  o.coalesced = mapreduce::param_bool(params, "coalesced");
-  o.hash_mask = mapreduce::param_u32(params, "hash_mask");
-  o.slots = mapreduce::param_pow2(params, "slots", 1, 1u << 31, "atomicmr/hash", "from the input");
-  o.grow = mapreduce::param_bool(params, "grow");
-  return o;
+ParamDecls hash_params() {
+  return {
+      unsigned_param("groups", 0, 0, UINT32_MAX,
+                     "work-groups for map and reduce; 0: 16 per compute unit"),
+      pow2_param("group_size", 128, 1, 1024, "work-items per work-group"),
+      bool_param("coalesced", true, "thread t takes records t, t+T, ..."),
+      unsigned_param("hash_mask", 0xffffffffu, 0, UINT32_MAX,
+                     "hash bits kept (tests: few, so keys collide)"),
+      pow2_param("slots", 0, 1, 1u << 31, "the table's first size in slots", "from the input"),
+      bool_param("grow", true, "a full table grows and map runs again (0: a RunError)"),
+  };
 }
 
-Params hash_default_params() {
-  return {{"groups", "0"}, {"group_size", "128"}, {"coalesced", "1"}, {"hash_mask", "4294967295"},
-          {"slots", "0"},  {"grow", "1"}};
+HashOptions hash_options_from(const Params& params) {
+  check_params(hash_params(), params);
+  HashOptions o;
+  o.groups = param_u32(params, "groups");
+  o.group_size = param_u32(params, "group_size");
+  o.coalesced = param_bool(params, "coalesced");
+  o.hash_mask = param_u32(params, "hash_mask");
+  o.slots = param_u32(params, "slots");
+  o.grow = param_bool(params, "grow");
+  return o;
 }
 
 std::unique_ptr<mapreduce::Runtime> make_hash_runtime(backend::Device& device,

@@ -17,8 +17,8 @@ struct HashOptions {
   bool grow = true;                       // a full table grows and map runs again; else RunError
 };
 
+ParamDecls hash_params();
 HashOptions hash_options_from(const Params& params);
-Params hash_default_params();
 std::unique_ptr<mapreduce::Runtime> make_hash_runtime(backend::Device& device,
                                                       const HashOptions& options);
 

@@ -141,39 +141,4 @@ void add_gpu_variant(VariantInfo v, DeviceRuntimeFactory make) {
   Registry::instance().add_variant(std::move(v));
 }
 
-bool param_bool(const Params& params, const std::string& name) {
-  auto it = params.find(name);
-  if (it == params.end()) throw UsageError("missing parameter '" + name + "'");
-  const std::string& v = it->second;
-  if (v == "1" || v == "true" || v == "on" || v == "yes") return true;
-  if (v == "0" || v == "false" || v == "off" || v == "no") return false;
-  throw UsageError("parameter '" + name + "' must be a boolean, not '" + v + "'");
-}
-
-std::uint32_t param_pow2(const Params& params, const std::string& name, std::uint32_t lo,
-                         std::uint32_t hi, const std::string& who, const std::string& zero_means) {
-  const std::uint32_t v = param_u32(params, name);
-  if (v == 0 && !zero_means.empty()) return v;
-  if (v < lo || v > hi || (v & (v - 1)) != 0) {
-    throw UsageError(who + ": " + name + " must be " +
-                     (zero_means.empty() ? "" : "0 (" + zero_means + ") or ") +
-                     "a power of two from " + std::to_string(lo) + " to " + std::to_string(hi) +
-                     ", not " + std::to_string(v));
-  }
-  return v;
-}
-
-std::uint32_t param_u32(const Params& params, const std::string& name) {
-  auto it = params.find(name);
-  if (it == params.end()) throw UsageError("missing parameter '" + name + "'");
-  try {
-    std::size_t used = 0;
-    unsigned long v = std::stoul(it->second, &used);
-    if (used == it->second.size() && v <= 0xffffffffUL) return static_cast<std::uint32_t>(v);
-  } catch (const std::exception&) {
-  }
-  throw UsageError("parameter '" + name + "' must be a non-negative integer, not '" + it->second +
-                   "'");
-}
-
 }  // namespace harness::mapreduce

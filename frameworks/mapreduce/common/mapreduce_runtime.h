@@ -76,13 +76,4 @@ using DeviceRuntimeFactory =
     std::function<std::unique_ptr<Runtime>(backend::Device&, const Params&)>;
 void add_gpu_variant(VariantInfo v, DeviceRuntimeFactory make);
 
-// Reads a boolean/integer knob from params; throws UsageError for a bad value.
-bool param_bool(const Params& params, const std::string& name);
-std::uint32_t param_u32(const Params& params, const std::string& name);
-// A knob that must be a power of two in [lo, hi] (or 0 when zero_means says
-// what 0 stands for); UsageError "<who>: <name> must be ..." otherwise.
-std::uint32_t param_pow2(const Params& params, const std::string& name, std::uint32_t lo,
-                         std::uint32_t hi, const std::string& who,
-                         const std::string& zero_means = "");
-
 }  // namespace harness::mapreduce

@@ -124,16 +124,24 @@ std::unique_ptr<mapreduce::Runtime> make_runtime(std::unique_ptr<mapreduce::Runt
 }
 
 namespace {
+ParamDecls coproc_params() {
+  ParamDecl share = real_param("cpu_share", 0, 0, 1,
+                               "share of each job's records run on the cpu runtime; auto: by "
+                               "the measured speeds");
+  share.words = {"auto"};
+  share.default_value = "auto";
+  ParamDecls decls = mars::params();
+  decls.push_back(share);
+  decls.push_back(unsigned_param("cpu_threads", 0, 0, 4096,
+                                 "host threads of the cpu part; 0: all cores but one"));
+  return decls;
+}
+
+// -1 for auto.
 double parse_share(const Params& params) {
-  const std::string& v = params.at("cpu_share");
-  if (v == "auto") return -1;
-  try {
-    std::size_t used = 0;
-    const double share = std::stod(v, &used);
-    if (used == v.size() && share >= 0 && share <= 1) return share;
-  } catch (const std::exception&) {
-  }
-  throw UsageError("coproc: cpu_share must be 'auto' or a fraction from 0 to 1, not '" + v + "'");
+  check_params(coproc_params(), params);
+  if (param_string(params, "cpu_share") == "auto") return -1;
+  return param_real(params, "cpu_share");
 }
 }  // namespace
 
@@ -146,9 +154,7 @@ void register_variants() {
       "Mars by their measured speeds (cpu_share=auto) or a fixed share, run at once, outputs "
       "merged";
   v.backends = {backend::Kind::opencl, backend::Kind::cuda};
-  v.default_params = mars::default_params();
-  v.default_params["cpu_share"] = "auto";
-  v.default_params["cpu_threads"] = "0";
+  v.params = coproc_params();
   v.devices.with_host = true;
   // Mars builds every app; those with a reduce merge through merge_values
   // (the four of them have it).
@@ -160,7 +166,7 @@ void register_variants() {
     o.cpu_share = parse_share(ctx.params);
     cpu::Options c;
     // One host core stays with the GPU part's host thread.
-    const unsigned threads = mapreduce::param_u32(ctx.params, "cpu_threads");
+    const unsigned threads = param_u32(ctx.params, "cpu_threads");
     c.threads = threads != 0 ? threads : std::max(1u, cpu::resolve_threads(0) - 1);
     auto on_cpu = cpu::make_runtime(ctx.app, c);
     if (!on_cpu) throw UsageError("the cpu runtime has no build of '" + ctx.app + "'");

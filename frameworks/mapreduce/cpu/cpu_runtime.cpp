@@ -56,12 +56,13 @@ void register_variants() {
       "multi-threaded CPU MapReduce: per-thread hash tables partitioned by key, combine on insert; "
       "fast_path=1: word count's and string match's own one-pass maps";
   v.backends = {backend::Kind::cpu};
-  v.default_params = {{"fast_path", "1"}, {"threads", "0"}};
+  v.params = {bool_param("fast_path", true, "word count's and string match's own one-pass maps"),
+              unsigned_param("threads", 0, 0, 4096, "host threads; 0: one per core")};
   v.apps = built_apps();
   v.make = mapreduce::point_factory([](const PointContext& ctx) {
     Options o;
-    o.threads = mapreduce::param_u32(ctx.params, "threads");
-    o.fast_path = mapreduce::param_bool(ctx.params, "fast_path");
+    o.threads = param_u32(ctx.params, "threads");
+    o.fast_path = param_bool(ctx.params, "fast_path");
     auto runtime = make_runtime(ctx.app, o);
     if (!runtime) throw UsageError("the cpu runtime has no build of app '" + ctx.app + "'");
     return runtime;

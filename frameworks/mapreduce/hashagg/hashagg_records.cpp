@@ -6,10 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "frameworks/blocks/global_hash_table.h"
 #include "frameworks/blocks/buffer_pool.h"
-#include "frameworks/mapreduce/common/mapreduce_program.h"
+#include "frameworks/blocks/global_hash_table.h"
+#include "frameworks/blocks/pipeline.h"
 #include "frameworks/blocks/radix_sort.h"
+#include "frameworks/mapreduce/common/mapreduce_program.h"
 #include "frameworks/mapreduce/hashagg/host_output.h"
 #include "frameworks/mapreduce/mars/scoped_span.h"
 #include "harness/core/errors.h"
@@ -68,11 +69,6 @@ struct Chunk {
   std::uint32_t first = 0, last = 0;
 };
 
-struct Lane {
-  std::unique_ptr<backend::Queue> queue;
-  Buffer* buffer = nullptr;
-};
-
 std::uint32_t grown(std::uint64_t need) {
   return static_cast<std::uint32_t>(std::min<std::uint64_t>(need + need / 8 + 64, 0xfffffffeu));
 }
@@ -80,7 +76,12 @@ std::uint32_t grown(std::uint64_t need) {
 class RecordsRuntime final : public mapreduce::Runtime {
  public:
   RecordsRuntime(backend::Device& device, Options options)
-      : device_(device), options_(options), pool_(device), table_(pool_, "table"), host_(device) {
+      : device_(device),
+        options_(options),
+        pool_(device),
+        table_(pool_, "table"),
+        pipeline_(device, pool_, "stream"),
+        host_(device) {
     options_.groups = map_groups(options_, device.info(), 4);
   }
 
@@ -95,12 +96,9 @@ class RecordsRuntime final : public mapreduce::Runtime {
     }
     program_ = device_.build(mapreduce::mapreduce_program("hashagg", app));
     kernels_ = Kernels::look_up(*program_);
-    if (design_ == Design::grouped && !radix_)
-      radix_ = std::make_unique<blocks::RadixSort>(pool_);
+    if (design_ == Design::grouped && !radix_) radix_ = std::make_unique<blocks::RadixSort>(pool_);
     prepared_ = &app;
-    while (options_.pipelined && lanes_.size() < options_.lanes) {
-      lanes_.push_back({device_.create_queue(), nullptr});
-    }
+    if (options_.pipelined) pipeline_.set_lanes(options_.lanes);
   }
 
   mapreduce::RunResult run(const apps::MapReduceApp& app, const std::uint8_t* input,
@@ -121,6 +119,10 @@ class RecordsRuntime final : public mapreduce::Runtime {
     const bool streamed =
         options_.pipelined && app.splits_at_lines() && in.side.empty() && records > 0;
     const std::vector<Chunk> chunks = cut(in, streamed);
+    std::vector<blocks::CopyComputePipeline::Piece> pieces;
+    for (const Chunk& ch : chunks) {
+      pieces.push_back({in.offsets[ch.first], in.offsets[ch.last] - in.offsets[ch.first]});
+    }
 
     Buffer& d_offsets = pool_.get("offsets", (std::size_t{records} + 1) * 4);
     Buffer& d_side = pool_.get("side", in.side.size());
@@ -157,23 +159,15 @@ class RecordsRuntime final : public mapreduce::Runtime {
       if (streamed) {
         q.finish();  // the lanes' kernels find the tables empty
         Stopwatch pipe;
-        copy_busy_ms = map_busy_ms = 0;
-        for (std::size_t i = 0; i < chunks.size(); ++i) {
-          Lane& lane = lanes_[i % lanes_.size()];
-          const std::uint32_t begin = in.offsets[chunks[i].first];
-          const std::uint32_t bytes = in.offsets[chunks[i].last] - begin;
-          lane.queue->begin_span("copy_in");
-          if (bytes > 0) lane.queue->write(*lane.buffer, 0, input + begin, bytes);
-          lane.queue->end_span();
-          lane.queue->begin_span("map");
-          launch_map(*lane.queue, *lane.buffer, d_offsets, chunks[i], begin, d_side, side_size);
-          lane.queue->end_span();
-        }
-        for (Lane& lane : lanes_) {
-          for (const auto& s : lane.queue->take_spans()) {  // finishes the lane
-            (s.name == "copy_in" ? copy_busy_ms : map_busy_ms) += s.milliseconds;
-          }
-        }
+        const blocks::CopyComputePipeline::Busy busy = pipeline_.run(
+            input, pieces,
+            [&](backend::Queue& lane, Buffer& piece, std::size_t i) {
+              launch_map(lane, piece, d_offsets, chunks[i], in.offsets[chunks[i].first], d_side,
+                         side_size);
+            },
+            "map");
+        copy_busy_ms = busy.copy_ms;
+        map_busy_ms = busy.compute_ms;
         pipeline_ms = pipe.elapsed_ms();
       } else {
         mapreduce::ScopedSpan span(q, "map");
@@ -339,14 +333,12 @@ class RecordsRuntime final : public mapreduce::Runtime {
 
  private:
   // Streamed: chunks of whole records of about chunk_kib KiB each (a record
-  // longer than that is a chunk of its own), the lanes' buffers sized for the
-  // longest. Else one chunk of every record.
+  // longer than that is a chunk of its own). Else one chunk of every record.
   std::vector<Chunk> cut(const mapreduce::PreparedInput& in, bool streamed) {
     const std::uint32_t records = in.records();
     if (!streamed) return {Chunk{0, records}};
     const std::uint64_t nominal = std::uint64_t{options_.chunk_kib} * 1024;
     std::vector<Chunk> chunks;
-    std::size_t longest = 1;
     for (std::uint32_t first = 0; first < records;) {
       const auto from = in.offsets.begin() + first + 1;
       const auto to = in.offsets.begin() + records + 1;
@@ -354,11 +346,7 @@ class RecordsRuntime final : public mapreduce::Runtime {
       auto last = static_cast<std::uint32_t>(it - in.offsets.begin()) - 1;
       last = std::max(last, first + 1);
       chunks.push_back({first, last});
-      longest = std::max<std::size_t>(longest, in.offsets[last] - in.offsets[first]);
       first = last;
-    }
-    for (std::size_t l = 0; l < lanes_.size(); ++l) {
-      lanes_[l].buffer = &pool_.get("lane" + std::to_string(l), longest);
     }
     return chunks;
   }
@@ -431,8 +419,8 @@ class RecordsRuntime final : public mapreduce::Runtime {
   Kernels kernels_;
   Design design_ = Design::pairs;
   const apps::MapReduceApp* prepared_ = nullptr;
-  std::vector<Lane> lanes_;
-  blocks::HashTableCapacity capacity_;                // the largest table needed so far
+  blocks::CopyComputePipeline pipeline_;                // the pipelined variant's lanes
+  blocks::HashTableCapacity capacity_;                  // the largest table needed so far
   std::uint32_t pair_capacity_ = 0, key_capacity_ = 0;  // likewise, the pair output
   HostOutput host_;  // where copy_out lands, kept from run to run (host_output.h)
   std::uint32_t retries_ = 0;

@@ -6,9 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "frameworks/mapreduce/apps/registry.h"
-#include "frameworks/blocks/global_hash_table.h"
 #include "frameworks/blocks/buffer_pool.h"
+#include "frameworks/blocks/global_hash_table.h"
+#include "frameworks/blocks/pipeline.h"
+#include "frameworks/mapreduce/apps/registry.h"
 #include "frameworks/mapreduce/common/mapreduce_program.h"
 #include "frameworks/mapreduce/hashagg/hashagg_records.h"
 #include "frameworks/mapreduce/hashagg/host_output.h"
@@ -57,21 +58,17 @@ std::uint32_t short_slots_for(std::size_t size) {
       static_cast<std::uint32_t>(std::clamp<std::size_t>(size / 512, 4096, std::size_t{1} << 26)));
 }
 
-// A byte range of the input that no key spans.
-struct Chunk {
-  std::size_t begin = 0, end = 0;
-};
-
-// One queue of the pipeline and its staging buffer on the device.
-struct Lane {
-  std::unique_ptr<backend::Queue> queue;
-  Buffer* buffer = nullptr;
-};
+using Pipeline = blocks::CopyComputePipeline;
 
 class HashAggRuntime final : public mapreduce::Runtime {
  public:
   HashAggRuntime(backend::Device& device, Options options)
-      : device_(device), options_(options), pool_(device), table_(pool_, "table"), host_(device) {}
+      : device_(device),
+        options_(options),
+        pool_(device),
+        table_(pool_, "table"),
+        pipeline_(device, pool_, "stream"),
+        host_(device) {}
 
   std::string name() const override {
     return options_.pipelined ? "hashagg/pipelined" : "hashagg/resident";
@@ -94,9 +91,7 @@ class HashAggRuntime final : public mapreduce::Runtime {
     kernels_ = Kernels::look_up(*program_);
     prepared_ = &app;
     use_runs_ = options_.runs && options_.local && app.keys_are_separator_runs();
-    while (options_.pipelined && lanes_.size() < options_.lanes) {
-      lanes_.push_back({device_.create_queue(), nullptr});
-    }
+    if (options_.pipelined) pipeline_.set_lanes(options_.lanes);
   }
 
   mapreduce::RunResult run(const apps::MapReduceApp& app, const std::uint8_t* input,
@@ -113,7 +108,7 @@ class HashAggRuntime final : public mapreduce::Runtime {
     const std::vector<std::uint8_t> side = app.side_data(app_params(), input, size);
     const std::uint32_t side_size = static_cast<std::uint32_t>(side.size());
     Buffer& d_side = pool_.get("side", side.size());
-    const std::vector<Chunk> chunks = cut(app, input, size);
+    const std::vector<Pipeline::Piece> chunks = cut(app, input, size);
 
     capacity_.entries = std::max<std::uint32_t>(
         capacity_.entries,
@@ -123,7 +118,7 @@ class HashAggRuntime final : public mapreduce::Runtime {
     short_slots_next_ = std::max(short_slots_next_, short_slots_for(size));
     retries_ = 0;
     double pipeline_ms = 0;
-    Busy busy;
+    Pipeline::Busy busy;
     blocks::HashTableUsage used;
     Buffer* d_input = nullptr;
     std::vector<backend::TimedSpan> spans;  // the copy's, kept through retries
@@ -142,8 +137,12 @@ class HashAggRuntime final : public mapreduce::Runtime {
       if (options_.pipelined) {
         q.finish();  // the lanes' kernels find the tables empty
         Stopwatch pipe;
-        busy = {};
-        map_pipelined(input, chunks, d_side, side_size, busy);
+        busy = pipeline_.run(
+            input, chunks,
+            [&](backend::Queue& lane, Buffer& piece, std::size_t i) {
+              launch_map(lane, piece, chunks[i].bytes, d_side, side_size);
+            },
+            "map");
         pipeline_ms = pipe.elapsed_ms();
       } else {
         mapreduce::ScopedSpan span(q, "map");
@@ -226,33 +225,25 @@ class HashAggRuntime final : public mapreduce::Runtime {
     c["retries"] = retries_;
     if (options_.pipelined) {
       c["copy_in_busy_ms"] = busy.copy_ms;
-      c["map_busy_ms"] = busy.map_ms;
+      c["map_busy_ms"] = busy.compute_ms;
     }
     return result;
   }
 
  private:
-  struct Busy {
-    double copy_ms = 0, map_ms = 0;  // device time of the lanes' copies and maps, summed
-  };
-
   // Chunks of about chunk_kib KiB (resident: one), each cut forward to where
   // the app allows. Each must leave room for a tile past its end in u32.
-  std::vector<Chunk> cut(const apps::MapReduceApp& app, const std::uint8_t* input,
-                         std::size_t size) const {
+  std::vector<Pipeline::Piece> cut(const apps::MapReduceApp& app, const std::uint8_t* input,
+                                   std::size_t size) const {
     const std::size_t nominal = options_.pipelined ? std::size_t{options_.chunk_kib} * 1024
                                                    : std::max<std::size_t>(size, 1);
-    std::vector<Chunk> chunks;
-    for (std::size_t b = 0; b < size;) {
-      const std::size_t e = app.cut_at_or_after(input, size, std::min(size, b + nominal));
-      chunks.push_back({b, e});
-      b = e;
-    }
+    const std::vector<Pipeline::Piece> chunks = Pipeline::cut(
+        size, nominal, [&](std::size_t at) { return app.cut_at_or_after(input, size, at); });
     const std::uint64_t tile =
         std::max<std::uint64_t>(std::uint64_t{options_.group_size} * options_.segment, HA_RUN_TILE);
-    for (const Chunk& ch : chunks) {
-      if (ch.end - ch.begin + tile >= 0xffffffffULL) {
-        throw RunError(name() + ": a piece of " + std::to_string(ch.end - ch.begin) +
+    for (const Pipeline::Piece& ch : chunks) {
+      if (ch.bytes + tile >= 0xffffffffULL) {
+        throw RunError(name() + ": a piece of " + std::to_string(ch.bytes) +
                        " bytes passes the 4 GiB limit of its 32-bit offsets");
       }
     }
@@ -342,32 +333,6 @@ class HashAggRuntime final : public mapreduce::Runtime {
              table_.entries(), c.entries, table_.keys(), c.key_bytes, table_.counters(), sums());
   }
 
-  // Chunk i goes to lane i mod lanes: its copy, then its map, in the lane's
-  // order; lanes run side by side, so one lane's copy overlaps another's map.
-  void map_pipelined(const std::uint8_t* input, const std::vector<Chunk>& chunks, Buffer& d_side,
-                     std::uint32_t side_size, Busy& busy) {
-    std::size_t longest = 1;
-    for (const Chunk& ch : chunks) longest = std::max(longest, ch.end - ch.begin);
-    for (std::size_t l = 0; l < lanes_.size(); ++l) {
-      lanes_[l].buffer = &pool_.get("lane" + std::to_string(l), longest);
-    }
-    for (std::size_t i = 0; i < chunks.size(); ++i) {
-      Lane& lane = lanes_[i % lanes_.size()];
-      const std::size_t bytes = chunks[i].end - chunks[i].begin;
-      lane.queue->begin_span("copy_in");
-      lane.queue->write(*lane.buffer, 0, input + chunks[i].begin, bytes);
-      lane.queue->end_span();
-      lane.queue->begin_span("map");
-      launch_map(*lane.queue, *lane.buffer, bytes, d_side, side_size);
-      lane.queue->end_span();
-    }
-    for (Lane& lane : lanes_) {
-      for (const auto& s : lane.queue->take_spans()) {  // finishes the lane
-        (s.name == "copy_in" ? busy.copy_ms : busy.map_ms) += s.milliseconds;
-      }
-    }
-  }
-
   // True when the build fit; else grows the table (RunError when it cannot).
   bool fits_or_grow(const blocks::HashTableUsage& used) {
     if (table_.fits(used)) return true;
@@ -385,39 +350,46 @@ class HashAggRuntime final : public mapreduce::Runtime {
   const apps::MapReduceApp* prepared_ = nullptr;
   std::unique_ptr<mapreduce::Runtime> records_;  // apps that need records (hashagg_records.h)
   bool use_runs_ = false;                        // hashagg_map_runs instead of hashagg_map_bytes
-  std::vector<Lane> lanes_;
+  Pipeline pipeline_;                            // the pipelined variant's lanes
   HostOutput host_;  // where copy_out lands, kept from run to run (host_output.h)
   blocks::HashTableCapacity capacity_;  // the largest table needed so far
-  std::uint32_t short_slots_ = 0;         // the runs path's short-key table, likewise
-  std::uint32_t short_slots_next_ = 0;    // its size from the next reset on
+  std::uint32_t short_slots_ = 0;       // the runs path's short-key table, likewise
+  std::uint32_t short_slots_next_ = 0;  // its size from the next reset on
   std::uint32_t retries_ = 0;
 };
 
 }  // namespace
 
-Options options_from(const Params& params) {
-  Options o;
-  o.pipelined = mapreduce::param_bool(params, "pipelined");
-  o.chunk_kib = mapreduce::param_u32(params, "chunk_kib");
-  o.lanes = mapreduce::param_u32(params, "lanes");
-  o.groups = mapreduce::param_u32(params, "groups");
-  o.group_size = mapreduce::param_pow2(params, "group_size", 32, 1024, "hashagg");
-  o.segment = mapreduce::param_u32(params, "segment");
-  o.local = mapreduce::param_bool(params, "local");
-  o.runs = mapreduce::param_bool(params, "runs");
-  o.hash_mask = mapreduce::param_u32(params, "hash_mask");
-  if (o.segment == 0 || o.segment > 65536) throw UsageError("hashagg: segment must be 1..65536");
-  if (o.chunk_kib == 0 || o.chunk_kib > (1u << 21)) {
-    throw UsageError("hashagg: chunk_kib must be 1..2097152 (2 GiB)");
-  }
-  if (o.lanes == 0 || o.lanes > 16) throw UsageError("hashagg: lanes must be 1..16");
-  return o;
+ParamDecls params() {
+  return {
+      bool_param("pipelined", true, "chunks over `lanes` queues; 0: one copy, then map"),
+      unsigned_param("chunk_kib", 65536, 1, 1u << 21,
+                     "pipelined: KiB per chunk (cut forward to where the app allows)"),
+      unsigned_param("lanes", 3, 1, 16, "pipelined: queues, each copying then mapping its chunks"),
+      unsigned_param("groups", 0, 0, UINT32_MAX,
+                     "map's work-groups; 0: 6 per compute unit (runs path), else 4"),
+      pow2_param("group_size", 256, 32, 1024, "work-items per work-group"),
+      unsigned_param("segment", 16, 1, 65536, "bytes of input per work-item and tile"),
+      bool_param("local", true, "pre-aggregate short keys in local memory"),
+      bool_param("runs", true, "apps whose keys are separator runs: find them data-parallel"),
+      unsigned_param("hash_mask", 0xffffffffu, 0, UINT32_MAX,
+                     "global table's hash bits (tests: few, to collide)"),
+  };
 }
 
-Params default_params() {
-  return {{"pipelined", "1"}, {"chunk_kib", "65536"}, {"lanes", "3"},
-          {"groups", "0"},    {"group_size", "256"},  {"segment", "16"},
-          {"local", "1"},     {"runs", "1"},          {"hash_mask", "4294967295"}};
+Options options_from(const Params& p) {
+  check_params(params(), p);
+  Options o;
+  o.pipelined = param_bool(p, "pipelined");
+  o.chunk_kib = param_u32(p, "chunk_kib");
+  o.lanes = param_u32(p, "lanes");
+  o.groups = param_u32(p, "groups");
+  o.group_size = param_u32(p, "group_size");
+  o.segment = param_u32(p, "segment");
+  o.local = param_bool(p, "local");
+  o.runs = param_bool(p, "runs");
+  o.hash_mask = param_u32(p, "hash_mask");
+  return o;
 }
 
 std::unique_ptr<mapreduce::Runtime> make_runtime(backend::Device& device, const Options& options) {
@@ -445,7 +417,7 @@ void register_variants() {
       "work-group and group them by a radix sort of table entries; end-to-end time (apps with "
       "side data or npy inputs run resident: counter streamed)";
   pipelined.apps = runs;
-  pipelined.default_params = default_params();
+  pipelined.params = params();
   mapreduce::add_gpu_variant(std::move(pipelined), make);
 
   VariantInfo resident;
@@ -455,8 +427,7 @@ void register_variants() {
       "as pipelined, with the input copied whole first: map, reduce and copy_out time the "
       "device work on an input already on the device";
   resident.apps = runs;
-  resident.default_params = default_params();
-  resident.default_params["pipelined"] = "0";
+  resident.params = with_default(params(), "pipelined", "0");
   mapreduce::add_gpu_variant(std::move(resident), make);
 }
 

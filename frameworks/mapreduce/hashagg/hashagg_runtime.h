@@ -27,7 +27,7 @@ struct Options {
 Options options_from(const Params& params);
 // Map's work-groups: options.groups, or `per_unit` per compute unit when it is 0.
 std::uint32_t map_groups(const Options& options, const backend::DeviceInfo& info, int per_unit);
-Params default_params();
+ParamDecls params();
 std::unique_ptr<mapreduce::Runtime> make_runtime(backend::Device& device, const Options& options);
 void register_variants();
 

@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <string>
 
-#include "frameworks/mapreduce/apps/mapreduce_app.h"
 #include "frameworks/blocks/pinned_array.h"
+#include "frameworks/mapreduce/apps/mapreduce_app.h"
 #include "harness/dialect/dialect.h"
 // GhtEntry: the global table's entry layout, shared with the kernels.
 #include "frameworks/blocks/kernels/global_hash_table_types.clh"

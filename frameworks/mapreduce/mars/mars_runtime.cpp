@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <regex>
 
-#include "frameworks/mapreduce/apps/registry.h"
 #include "frameworks/blocks/buffer_pool.h"
-#include "frameworks/mapreduce/common/mapreduce_program.h"
 #include "frameworks/blocks/radix_sort.h"
 #include "frameworks/blocks/scan.h"
+#include "frameworks/mapreduce/apps/registry.h"
+#include "frameworks/mapreduce/common/mapreduce_program.h"
 #include "frameworks/mapreduce/mars/scoped_span.h"
 #include "harness/core/embedded_files.h"
 #include "harness/core/errors.h"
@@ -579,31 +579,46 @@ class Mars final : public mapreduce::Runtime {
 
 }  // namespace
 
-Options options_from(const Params& params) {
+ParamDecls params() {
+  return {
+      bool_param("hash_keys", true, "compare 32-bit key hashes first in the sort"),
+      bool_param("coalesced", true, "thread t takes records t, t+T, ... (else a contiguous chunk)"),
+      bool_param("sort", true, "sort the map output (0: Mars' noSort, map-only apps)"),
+      bool_param("radix", false, "group by a radix sort of 64-bit key hashes, not bitonic sort"),
+      bool_param("vector_loads", false, "keys read and compared a 4-byte word at a time"),
+      unsigned_param("groups", 0, 0, UINT32_MAX,
+                     "work-groups for map and reduce; 0: 16 per compute unit"),
+      pow2_param("group_size", 128, 1, MARS_MAX_GROUP_SIZE, "work-items per work-group"),
+  };
+}
+
+ParamDecls atomic_params() {
+  return {
+      choice_param("reserve", "counted", {"counted", "atomic_thread", "atomic_warp"},
+                   "how output places are reserved: count pass, an atomic per emit or per warp"),
+      pow2_param("warp", 0, 1, MARS_MAX_GROUP_SIZE, "atomic_warp: lanes per reservation",
+                 "the device's warp width"),
+  };
+}
+
+Options options_from(const Params& p) {
+  check_params(params(), p);
+  check_params(atomic_params(), p);
   Options o;
-  o.hash_keys = mapreduce::param_bool(params, "hash_keys");
-  o.coalesced = mapreduce::param_bool(params, "coalesced");
-  o.sort = mapreduce::param_bool(params, "sort");
-  o.vector_loads = mapreduce::param_bool(params, "vector_loads");
-  o.radix = mapreduce::param_bool(params, "radix");
-  o.groups = mapreduce::param_u32(params, "groups");
-  o.group_size = mapreduce::param_pow2(params, "group_size", 1, MARS_MAX_GROUP_SIZE, "mars");
-  if (auto it = params.find("reserve"); it != params.end()) {
-    if (it->second == "counted") {
-      o.reserve = Reserve::counted;
-    } else if (it->second == "atomic_thread") {
-      o.reserve = Reserve::atomic_thread;
-    } else if (it->second == "atomic_warp") {
-      o.reserve = Reserve::atomic_warp;
-    } else {
-      throw UsageError("mars: reserve must be counted, atomic_thread or atomic_warp, not '" +
-                       it->second + "'");
-    }
+  o.hash_keys = param_bool(p, "hash_keys");
+  o.coalesced = param_bool(p, "coalesced");
+  o.sort = param_bool(p, "sort");
+  o.vector_loads = param_bool(p, "vector_loads");
+  o.radix = param_bool(p, "radix");
+  o.groups = param_u32(p, "groups");
+  o.group_size = param_u32(p, "group_size");
+  if (p.count("reserve") != 0) {
+    const std::string& reserve = param_string(p, "reserve");
+    o.reserve = reserve == "atomic_thread" ? Reserve::atomic_thread
+                : reserve == "atomic_warp" ? Reserve::atomic_warp
+                                           : Reserve::counted;
   }
-  if (params.count("warp") != 0) {
-    o.warp = mapreduce::param_pow2(params, "warp", 1, MARS_MAX_GROUP_SIZE, "atomicmr",
-                                   "the device's warp width");
-  }
+  if (p.count("warp") != 0) o.warp = param_u32(p, "warp");
   return o;
 }
 
@@ -622,13 +637,7 @@ std::uint32_t map_emits_one_key_size(const apps::MapReduceApp& app) {
   return static_cast<std::uint32_t>(std::stoul(size[1].str()));
 }
 
-Params default_params() {
-  return {{"hash_keys", "1"},    {"coalesced", "1"}, {"sort", "1"},        {"radix", "0"},
-          {"vector_loads", "0"}, {"groups", "0"},    {"group_size", "128"}};
-}
-
 void register_variants() {
-  const Params defaults = default_params();
   struct Def {
     const char* name;
     const char* description;
@@ -657,16 +666,17 @@ void register_variants() {
        {{"vector_loads", "1"}}},
   };
   for (const Def& d : defs) {
-    Params p = defaults;
-    for (const auto& [k, v] : d.overrides) p[k] = v;
+    ParamDecls decls = params();
+    for (const auto& [k, value] : d.overrides) decls = with_default(std::move(decls), k, value);
+    const bool sorts = param_bool(defaults_of(decls), "sort");
     VariantInfo v;
     v.framework = "mars";
     v.name = d.name;
     v.description = d.description;
-    v.default_params = p;
+    v.params = std::move(decls);
     for (const apps::MapReduceApp* app : apps::mapreduce_apps()) {
       const bool map_only = !app->has_reduce() && app->jobs().empty();
-      if (p.at("sort") == "1" || map_only) v.apps.push_back(app->name());
+      if (sorts || map_only) v.apps.push_back(app->name());
     }
     mapreduce::add_gpu_variant(std::move(v), [](backend::Device& device, const Params& params) {
       return make_runtime(device, options_from(params));

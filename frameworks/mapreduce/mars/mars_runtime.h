@@ -29,11 +29,14 @@ struct Options {
       0;  // atomic_warp: lanes per reservation; 0 = the device's warp (32 if unknown)
 };
 
-// Mars' knobs with mars/default's values (other runtimes that embed Mars,
-// such as co-processing, take them too).
-Params default_params();
-// Params may also hold "reserve" (counted | atomic_thread | atomic_warp) and
-// "warp" (AtomicMR's knobs); absent, they are counted and 0.
+// Mars' knobs declared with mars/default's values (other runtimes that embed
+// Mars, such as co-processing, take them too).
+ParamDecls params();
+// AtomicMR's two knobs beside Mars' ("reserve": counted | atomic_thread |
+// atomic_warp; "warp").
+ParamDecls atomic_params();
+// Options from checked params (check_params against params() and
+// atomic_params()); "reserve" and "warp" absent are counted and 0.
 Options options_from(const Params& params);
 std::unique_ptr<mapreduce::Runtime> make_runtime(backend::Device& device, const Options& options);
 void register_variants();

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cstring>
 
-#include "frameworks/mapreduce/apps/registry.h"
 #include "frameworks/blocks/buffer_pool.h"
-#include "frameworks/mapreduce/common/mapreduce_program.h"
 #include "frameworks/blocks/scan.h"
+#include "frameworks/mapreduce/apps/registry.h"
+#include "frameworks/mapreduce/common/mapreduce_program.h"
 #include "harness/core/errors.h"
 #include "harness/core/stopwatch.h"
 #include "harness/dialect/dialect.h"
@@ -505,21 +505,40 @@ class StreamMR final : public mapreduce::Runtime {
 
 }  // namespace
 
-Options options_from(const Params& params) {
+ParamDecls params() {
+  return {
+      bool_param("combine", true, "map-side combiner where the app has one"),
+      bool_param("tree", false, "tree-like reduce: tables merged pairwise, then one reduce"),
+      unsigned_param("size_hint", 0, 0, UINT32_MAX,
+                     "preallocated pairs per work-group; 0: one per record + 16 (streammr.fig11)"),
+      unsigned_param("key_hint", 0, 0, UINT32_MAX,
+                     "key bytes per preallocated pair; 0: 16 + 64 per group"),
+      unsigned_param("local_values", 0, 0, UINT32_MAX,
+                     "values the combiner's local buffer holds; 0: one per work-item (fig12)"),
+      unsigned_param("hash_mask", 0xffffffffu, 0, UINT32_MAX,
+                     "hash bits kept (tests: few, so keys collide)"),
+      pow2_param("buckets", 512, 1, 1u << 31, "buckets per wavefront table"),
+      unsigned_param("groups", 0, 0, UINT32_MAX,
+                     "map work-groups (= tables); 0: 32 per compute unit"),
+      unsigned_param("wavefront", 0, 0, SMR_MAX_WAVE,
+                     "work-group size; 0: the device's warp width"),
+      bool_param("image", false, "map reads input matrices through the texture path"),
+  };
+}
+
+Options options_from(const Params& p) {
+  check_params(params(), p);
   Options o;
-  o.combine = mapreduce::param_bool(params, "combine");
-  o.tree = mapreduce::param_bool(params, "tree");
-  o.size_hint = mapreduce::param_u32(params, "size_hint");
-  o.key_hint = mapreduce::param_u32(params, "key_hint");
-  o.local_values = mapreduce::param_u32(params, "local_values");
-  o.hash_mask = mapreduce::param_u32(params, "hash_mask");
-  o.buckets = mapreduce::param_pow2(params, "buckets", 1, 1u << 31, "streammr");
-  o.groups = mapreduce::param_u32(params, "groups");
-  o.wavefront = mapreduce::param_u32(params, "wavefront");
-  o.image = mapreduce::param_bool(params, "image");
-  if (o.wavefront > SMR_MAX_WAVE) {
-    throw UsageError("streammr: wavefront must be at most " + std::to_string(SMR_MAX_WAVE));
-  }
+  o.combine = param_bool(p, "combine");
+  o.tree = param_bool(p, "tree");
+  o.size_hint = param_u32(p, "size_hint");
+  o.key_hint = param_u32(p, "key_hint");
+  o.local_values = param_u32(p, "local_values");
+  o.hash_mask = param_u32(p, "hash_mask");
+  o.buckets = param_u32(p, "buckets");
+  o.groups = param_u32(p, "groups");
+  o.wavefront = param_u32(p, "wavefront");
+  o.image = param_bool(p, "image");
   return o;
 }
 
@@ -530,15 +549,7 @@ std::unique_ptr<mapreduce::Runtime> make_runtime(backend::Device& device, const 
   return std::make_unique<StreamMR>(device, options);
 }
 
-Params default_params() {
-  return {{"combine", "1"},   {"tree", "0"},         {"size_hint", "0"},
-          {"key_hint", "0"},  {"local_values", "0"}, {"hash_mask", "4294967295"},
-          {"buckets", "512"}, {"groups", "0"},       {"wavefront", "0"},
-          {"image", "0"}};
-}
-
 void register_variants() {
-  const Params defaults = default_params();
   struct Def {
     const char* name;
     const char* description;
@@ -565,15 +576,16 @@ void register_variants() {
        {{"image", "1"}}},
   };
   for (const Def& d : defs) {
-    Params p = defaults;
-    for (const auto& [k, v] : d.overrides) p[k] = v;
+    ParamDecls decls = params();
+    for (const auto& [k, value] : d.overrides) decls = with_default(std::move(decls), k, value);
+    const bool image = param_bool(defaults_of(decls), "image");
     VariantInfo v;
     v.framework = "streammr";
     v.name = d.name;
     v.description = d.description;
-    v.default_params = p;
+    v.params = std::move(decls);
     for (const apps::MapReduceApp* app : apps::mapreduce_apps()) {
-      if (p.at("image") == "0" || app->has_image_path()) v.apps.push_back(app->name());
+      if (!image || app->has_image_path()) v.apps.push_back(app->name());
     }
     mapreduce::add_gpu_variant(std::move(v), [](backend::Device& device, const Params& params) {
       return make_runtime(device, options_from(params));

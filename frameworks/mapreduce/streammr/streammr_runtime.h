@@ -33,7 +33,7 @@ struct Options {
   bool image = false;
 };
 
-Params default_params();
+ParamDecls params();
 Options options_from(const Params& params);
 std::unique_ptr<mapreduce::Runtime> make_runtime(backend::Device& device, const Options& options);
 void register_variants();

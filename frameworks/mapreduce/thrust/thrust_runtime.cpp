@@ -9,8 +9,8 @@
 #include <cstring>
 #include <exception>
 
-#include "frameworks/mapreduce/apps/binary_values.h"
 #include "frameworks/blocks/buffer_pool.h"
+#include "frameworks/mapreduce/apps/binary_values.h"
 #include "frameworks/mapreduce/mars/scoped_span.h"
 #include "frameworks/mapreduce/thrust/thrust_group.h"
 #include "frameworks/mapreduce/thrust/thrust_keys.h"
@@ -384,14 +384,15 @@ class ThrustRuntime final : public mapreduce::Runtime {
 
 }  // namespace
 
-Params default_params() { return {{"hash_bits", "64"}}; }
+ParamDecls params() {
+  return {unsigned_param("hash_bits", 64, 1, 64,
+                         "low bits of the 64-bit key hash kept (tests: few, to collide)")};
+}
 
-Options options_from(const Params& params) {
+Options options_from(const Params& p) {
+  check_params(params(), p);
   Options o;
-  o.hash_bits = mapreduce::param_u32(params, "hash_bits");
-  if (o.hash_bits < 1 || o.hash_bits > 64) {
-    throw UsageError("thrust: hash_bits must be 1..64, not " + std::to_string(o.hash_bits));
-  }
+  o.hash_bits = param_u32(p, "hash_bits");
   return o;
 }
 
@@ -425,7 +426,7 @@ void register_variants() {
       "thrust::sort_by_key + thrust::reduce_by_key with a collision check and a (hash, bytes) "
       "fallback; k-means sorts and reduces by cluster id";
   v.backends = {backend::Kind::cuda};
-  v.default_params = default_params();
+  v.params = params();
   v.apps = app_names();
   v.make = mapreduce::point_factory([](const PointContext& ctx) {
     if (!ctx.device) throw UsageError("thrust needs the cuda backend");

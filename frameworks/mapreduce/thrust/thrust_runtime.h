@@ -14,7 +14,7 @@ struct Options {
   std::uint32_t hash_bits = 64;
 };
 
-Params default_params();
+ParamDecls params();
 Options options_from(const Params& params);
 // Whether thrust/default runs this app or job (wordcount, kmeans,
 // invertedindex, pvc_dedup, pvc_count, pvr_rank); the others are a

@@ -14,8 +14,8 @@
 #include "harness/core/errors.h"
 #include "harness/runner/experiment.h"
 #include "harness/runner/runner.h"
-#include "micro/atomics/atomics.h"
 #include "harness/suite/register_all.h"
+#include "micro/atomics/atomics.h"
 
 namespace harness {
 namespace {

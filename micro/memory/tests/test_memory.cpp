@@ -16,6 +16,7 @@
 #include "harness/core/ceilings.h"
 #include "harness/core/errors.h"
 #include "harness/runner/runner.h"
+#include "harness/suite/register_all.h"
 #include "micro/memory/memory.h"
 
 namespace harness {
@@ -228,7 +229,7 @@ TEST_F(MemoryRun, DeclaredBytesFollowTheParametersExactly) {
       EXPECT_GE(bytes, last) << ws;
       last = bytes;
       EXPECT_EQ(p["counters"]["working_set_bytes"].get<double>(),
-                static_cast<double>(datasets::parse_size(ws)));
+                static_cast<double>(harness::parse_size(ws)));
     }
     return;
   }

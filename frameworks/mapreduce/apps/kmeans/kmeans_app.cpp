@@ -50,7 +50,9 @@ class KMeans final : public MapReduceApp {
   std::uint32_t value_size() const override { return sizeof(KmPartial); }
   std::uint32_t output_value_size() const override { return sizeof(KmCentroid); }
   bool has_reduce() const override { return true; }
-  Params default_params() const override { return {{"k", "16"}}; }
+  ParamDecls params() const override {
+    return {unsigned_param("k", 16, 1, 999999, "clusters (the first k points are the centroids)")};
+  }
   // Counts exact; centroids are double means rounded to float32.
   ValidationPolicy validation() const override { return {"tolerance", 1e-5, 1e-6}; }
 
@@ -160,19 +162,9 @@ class KMeans final : public MapReduceApp {
     return std::string(key) + ":" + std::to_string(c.count);
   }
 
- protected:
-  void check_params(const Params& params) const override {
-    const std::string& k = params.at("k");
-    if (k.empty() || k.size() > 6 || k.find_first_not_of("0123456789") != std::string::npos ||
-        std::stoul(k) == 0) {
-      throw UsageError("kmeans: parameter 'k' must be an integer from 1 to 999999, not '" + k +
-                       "'");
-    }
-  }
-
  private:
   std::uint64_t clusters(const Params& params, const Points& p) const {
-    const std::uint64_t k = std::stoul(param(params, "k"));
+    const std::uint64_t k = param_unsigned(resolve_params(params), "k");
     if (p.n == 0) return 0;  // nothing to cluster
     if (p.n < k) {
       throw UsageError(

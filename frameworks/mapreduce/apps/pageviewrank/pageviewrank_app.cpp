@@ -33,7 +33,9 @@ class PageViewRank final : public MapReduceApp {
   std::uint32_t value_size() const override { return 4; }
   std::uint32_t output_value_size() const override { return 4; }
   bool has_reduce() const override { return false; }
-  Params default_params() const override { return {{"top", "10"}}; }
+  ParamDecls params() const override {
+    return {unsigned_param("top", 10, 1, 999999999, "URLs in the ranking")};
+  }
   std::vector<std::uint32_t> split_records(const std::uint8_t* data,
                                            std::size_t size) const override {
     check_input_size(*this, size);
@@ -56,7 +58,8 @@ class PageViewRank final : public MapReduceApp {
   // The first `top` pairs of the rank job's canonical output.
   KeyValueList final_output(const Params& params, KeyValueList last) const override {
     KeyValueList out;
-    const std::size_t n = std::min<std::size_t>(last.size(), std::stoul(param(params, "top")));
+    const std::size_t n =
+        std::min<std::size_t>(last.size(), param_unsigned(resolve_params(params), "top"));
     for (std::size_t r = 0; r < n; ++r) {
       out.push_back(ranked(static_cast<std::uint32_t>(r + 1),
                            from_raw<std::uint32_t>(last[r].second),
@@ -73,7 +76,7 @@ class PageViewRank final : public MapReduceApp {
     std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
       return a.first != b.first ? a.first > b.first : a.second < b.second;
     });
-    const std::size_t top = std::stoul(param(params, "top"));
+    const std::size_t top = param_unsigned(resolve_params(params), "top");
     KeyValueList out;
     for (std::size_t r = 0; r < order.size() && r < top; ++r) {
       out.push_back(ranked(static_cast<std::uint32_t>(r + 1), order[r].first, order[r].second));
@@ -87,16 +90,6 @@ class PageViewRank final : public MapReduceApp {
   std::string format_value(std::string_view raw) const override {
     return std::string(raw.substr(std::min<std::size_t>(4, raw.size()))) + '\t' +
            std::to_string(from_raw<std::uint32_t>(raw));
-  }
-
- protected:
-  void check_params(const Params& params) const override {
-    const std::string& top = params.at("top");
-    if (top.empty() || top.size() > 9 || top.find_first_not_of("0123456789") != std::string::npos ||
-        std::stoul(top) == 0) {
-      throw UsageError("pageviewrank: parameter 'top' must be a positive integer, not '" + top +
-                       "'");
-    }
   }
 };
 

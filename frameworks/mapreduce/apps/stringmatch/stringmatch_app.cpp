@@ -25,7 +25,11 @@ class StringMatch final : public MapReduceApp {
 
   // "glo" is text-zipf's third most frequent word for seed 42: about 17,700
   // matches per 4 MiB (README.md has patterns for other match counts).
-  Params default_params() const override { return {{"pattern", "glo"}}; }
+  ParamDecls params() const override {
+    ParamDecl pattern = string_param("pattern", "glo", "the text to find (no newline)");
+    pattern.non_empty = true;
+    return {pattern};
+  }
   ValidationPolicy validation() const override { return {"set", 0, 0}; }
 
   // Records are lines, whole (a line of any length is one map task).

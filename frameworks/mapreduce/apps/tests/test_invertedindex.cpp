@@ -39,7 +39,7 @@ const std::string& case_text(const std::string& name) {
 TEST(InvertedIndex, DeclaresSetValidationAndNoParameters) {
   const MapReduceApp& app = invertedindex_app();
   EXPECT_EQ(app.validation().kind, "set");
-  EXPECT_TRUE(app.default_params().empty());
+  EXPECT_TRUE(app.params().empty());
   EXPECT_FALSE(app.has_reduce());
   EXPECT_EQ(app.default_dataset(), "html-zipf");
 }

@@ -22,10 +22,11 @@ TEST(MapReduceApps, AllRegisteredWithTheirDialectFiles) {
                                                 "pvc_count", "pvr_rank"}));
   EXPECT_EQ(&find_mapreduce_app("stringmatch"), &stringmatch_app());
   EXPECT_EQ(&find_mapreduce_app("pvc_dedup"), &pvc_dedup_job());
-  EXPECT_EQ(stringmatch_app().types_file(), "frameworks/mapreduce/apps/stringmatch/stringmatch_types.clh");
+  EXPECT_EQ(stringmatch_app().types_file(),
+            "frameworks/mapreduce/apps/stringmatch/stringmatch_types.clh");
   EXPECT_THROW(find_mapreduce_app("nope"), UsageError);
   EXPECT_EQ(wordcount_app().validation().kind, "exact");
-  EXPECT_TRUE(wordcount_app().default_params().empty());
+  EXPECT_TRUE(wordcount_app().params().empty());
 }
 
 TEST(MapReduceApps, ParamFallsBackToTheDefault) {

@@ -110,7 +110,7 @@ TEST(Similarity, PairsInOrderScoresByHandAndOrderedKeys) {
 
 TEST(KMeans, AssignsToTheNearestOfTheFirstKPoints) {
   const MapReduceApp& app = kmeans_app();
-  EXPECT_EQ(app.default_params(), (Params{{"k", "16"}}));
+  EXPECT_EQ(defaults_of(app.params()), (Params{{"k", "16"}}));
   // Centroids (0, 0) and (10, 0): (4, 0) is nearer 0, (6, 2) nearer 1, and (5, 0) is 5
   // from both: the lower id wins.
   const std::string in = npy({5, 2}, {0, 0, 10, 0, 4, 0, 6, 2, 5, 0});

@@ -25,7 +25,7 @@ KeyValueList reference_of(const std::string& text, const std::string& pattern) {
 
 TEST(StringMatch, DeclaresItsPatternAndSetValidation) {
   const MapReduceApp& app = stringmatch_app();
-  EXPECT_EQ(app.default_params(), (Params{{"pattern", "glo"}}));
+  EXPECT_EQ(defaults_of(app.params()), (Params{{"pattern", "glo"}}));
   EXPECT_EQ(app.validation().kind, "set");
   EXPECT_FALSE(app.has_reduce());
   EXPECT_EQ(app.default_dataset(), "text-zipf");

@@ -7,9 +7,9 @@
 
 #include "frameworks/mapreduce/apps/registry.h"
 #include "frameworks/mapreduce/atomicmr/hash_runtime.h"
-#include "harness/backend/tests/device_fixture.h"
 #include "frameworks/mapreduce/common/tests/mapreduce_inputs.h"
 #include "frameworks/mapreduce/mars/mars_runtime.h"
+#include "harness/backend/tests/device_fixture.h"
 #include "harness/core/errors.h"
 
 namespace harness::testing {

@@ -4,11 +4,11 @@
 // present (PoCL in CI).
 #include "frameworks/mapreduce/apps/binary_values.h"
 #include "frameworks/mapreduce/apps/registry.h"
-#include "harness/backend/tests/device_fixture.h"
 #include "frameworks/mapreduce/common/tests/mapreduce_inputs.h"
 #include "frameworks/mapreduce/coproc/coproc_runtime.h"
 #include "frameworks/mapreduce/cpu/cpu_runtime.h"
 #include "frameworks/mapreduce/mars/mars_runtime.h"
+#include "harness/backend/tests/device_fixture.h"
 #include "harness/core/errors.h"
 
 namespace harness::testing {

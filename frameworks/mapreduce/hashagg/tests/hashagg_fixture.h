@@ -5,9 +5,9 @@
 #include <string>
 
 #include "frameworks/mapreduce/apps/registry.h"
-#include "harness/backend/tests/device_fixture.h"
 #include "frameworks/mapreduce/common/tests/mapreduce_inputs.h"
 #include "frameworks/mapreduce/hashagg/hashagg_runtime.h"
+#include "harness/backend/tests/device_fixture.h"
 
 namespace harness::testing {
 

@@ -164,7 +164,7 @@ TEST_P(HashAggWordCount, PhasesAndCounters) {
 }
 
 TEST(HashAggOptions, BadKnobsAreUsageErrors) {
-  Params p = hashagg::default_params();
+  Params p = defaults_of(hashagg::params());
   EXPECT_NO_THROW(hashagg::options_from(p));
   for (const auto& [name, value] :
        std::vector<std::pair<std::string, std::string>>{{"group_size", "48"},

@@ -584,7 +584,7 @@ class GpuPoint final : public StrPoint {
       : StrPoint(ctx),
         device_(*ctx.device),
         char4_(char4),
-        group_size_(mapreduce::param_u32(ctx.params, "group_size")) {
+        group_size_(param_u32(ctx.params, "group_size")) {
     if (group_size_ == 0 ||
         group_size_ > static_cast<std::uint32_t>(device_.info().max_work_group_size))
       throw UsageError(fmt::format("marsstr: group_size must be 1..{} on {}",
@@ -626,8 +626,7 @@ class GpuPoint final : public StrPoint {
 class CpuPoint final : public StrPoint {
  public:
   CpuPoint(const PointContext& ctx)
-      : StrPoint(ctx),
-        threads_(cpu::resolve_threads(mapreduce::param_u32(ctx.params, "threads"))) {}
+      : StrPoint(ctx), threads_(cpu::resolve_threads(param_u32(ctx.params, "threads"))) {}
   void prepare() override {
     StrPoint::prepare();
     initial_ = initial_dst(op_, *p_.set, *p_.layout);
@@ -687,7 +686,7 @@ void register_family() {
     v.description = char4 ? "GPU string library, 4-byte (char4) accesses: the paper's opt"
                           : "GPU string library, byte (char) accesses: the paper's non-opt";
     v.backends = {backend::Kind::opencl, backend::Kind::cuda};
-    v.default_params = {{"group_size", "256"}};
+    v.params = {unsigned_param("group_size", 256, 1, 1024, "work-items per work-group")};
     v.apps = apps;
     v.make = [char4](const PointContext& ctx) -> std::unique_ptr<PointRunner> {
       if (!ctx.device) throw UsageError("marsstr/gpu-* needs a GPU backend (opencl or cuda)");
@@ -700,7 +699,7 @@ void register_family() {
   host.name = "cpu-libc";
   host.description = "the C library's functions on every host core (contiguous shares)";
   host.backends = {backend::Kind::cpu};
-  host.default_params = {{"threads", "0"}};
+  host.params = {unsigned_param("threads", 0, 0, 4096, "host threads; 0: one per core")};
   host.apps = apps;
   host.make = [](const PointContext& ctx) -> std::unique_ptr<PointRunner> {
     return std::make_unique<CpuPoint>(ctx);

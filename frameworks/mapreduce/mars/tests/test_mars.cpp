@@ -5,9 +5,9 @@
 #include <map>
 
 #include "frameworks/mapreduce/apps/registry.h"
-#include "harness/backend/tests/device_fixture.h"
 #include "frameworks/mapreduce/common/tests/mapreduce_inputs.h"
 #include "frameworks/mapreduce/mars/mars_runtime.h"
+#include "harness/backend/tests/device_fixture.h"
 #include "harness/core/errors.h"
 
 namespace harness::testing {

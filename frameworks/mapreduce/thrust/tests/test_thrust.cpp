@@ -7,9 +7,9 @@
 #include <string>
 
 #include "frameworks/mapreduce/apps/registry.h"
-#include "harness/backend/tests/device_fixture.h"
 #include "frameworks/mapreduce/common/tests/mapreduce_inputs.h"
 #include "frameworks/mapreduce/thrust/thrust_runtime.h"
+#include "harness/backend/tests/device_fixture.h"
 #include "harness/core/errors.h"
 
 namespace harness::testing {
@@ -258,7 +258,7 @@ TEST(ThrustKnobs, HashBitsMustBeOneToSixtyFour) {
   EXPECT_THROW(thrustmr::options_from({{"hash_bits", "0"}}), UsageError);
   EXPECT_THROW(thrustmr::options_from({{"hash_bits", "65"}}), UsageError);
   EXPECT_EQ(thrustmr::options_from({{"hash_bits", "7"}}).hash_bits, 7u);
-  EXPECT_EQ(thrustmr::options_from(thrustmr::default_params()).hash_bits, 64u);
+  EXPECT_EQ(thrustmr::options_from(defaults_of(thrustmr::params())).hash_bits, 64u);
 }
 
 // The apps registered for thrust/default are exactly those all of whose jobs it runs.
