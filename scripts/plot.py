@@ -43,7 +43,8 @@ import sys
 import textwrap
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import verdicts as V  # noqa: E402
+import results_doc as rd  # noqa: E402
+import verdict_rules  # noqa: E402
 
 LOG_SPAN = 30.0
 ERROR_COLOR = "#c0392b"
@@ -52,7 +53,7 @@ ERROR_COLOR = "#c0392b"
 def _series_order(points: list[dict]) -> list[str]:
     order: list[str] = []
     for p in points:
-        s = V.series_name(p)
+        s = rd.series_name(p)
         if s not in order:
             order.append(s)
     return order
@@ -70,20 +71,20 @@ def _pick(candidates: list[dict]) -> dict | None:
     return candidates[0]
 
 
-def _title(exp: V.Experiment) -> str:
+def _title(exp: rd.Experiment) -> str:
     title = exp.spec.get("title") or ""
     return exp.id + (f" \u2014 {title}" if title else "")
 
 
-def _verdict_footer(exp: V.Experiment) -> str:
+def _verdict_footer(exp: rd.Experiment) -> str:
     parts = []
-    for v in V.evaluate_experiment(exp):
+    for v in verdict_rules.evaluate_experiment(exp):
         where = f"{v.backend}:{v.device_index}" if v.backend is not None else "all"
         parts.append(f"{where} {v.verdict}")
     return "verdict: " + "; ".join(parts) if parts else ""
 
 
-def _finish(fig, exp: V.Experiment, axes_count: int) -> None:
+def _finish(fig, exp: rd.Experiment, axes_count: int) -> None:
     fig.suptitle("\n".join(textwrap.wrap(_title(exp), 100)), fontsize=11)
     footer = _verdict_footer(exp)
     if footer:
@@ -92,24 +93,24 @@ def _finish(fig, exp: V.Experiment, axes_count: int) -> None:
     fig.tight_layout(rect=(0, 0.03, 1, 0.95 if axes_count else 1))
 
 
-def plot_bars(exp: V.Experiment, plt):
+def plot_bars(exp: rd.Experiment, plt):
     import matplotlib.patches as mpatches
     import matplotlib.transforms as mtransforms
 
-    points = V.not_skipped(exp.points)
+    points = rd.not_skipped(exp.points)
     series = _series_order(points)
     apps = sorted({str(p.get("app", "")) for p in points})
     multi_app = len(apps) > 1
     # x categories: (app, dataset label, axis values), ordered by app, size, axis values
-    ordered = sorted(points, key=lambda p: (str(p.get("app", "")), V.dataset_size(p), V.dataset_label(p),
-                                            V.axes_order(p)))
+    ordered = sorted(points, key=lambda p: (str(p.get("app", "")), rd.dataset_size(p), rd.dataset_label(p),
+                                            rd.axes_order(p)))
     cats = []  # one entry per (app, label, axes) even if merged files disagree on the size
     for p in ordered:
-        cat = (str(p.get("app", "")), V.dataset_label(p), V.axes_text(p))
+        cat = (str(p.get("app", "")), rd.dataset_label(p), rd.axes_text(p))
         if cat not in cats:
             cats.append(cat)
-    phases = V.merge_phase_orders(points)
-    has_phases = any(V.stat(p, ph) is not None for p in points for ph in phases)
+    phases = rd.merge_phase_orders(points)
+    has_phases = any(rd.stat(p, ph) is not None for p in points for ph in phases)
 
     n_cat, n_ser = max(1, len(cats)), max(1, len(series))
     width_in = min(28.0, max(11.0, 4.0 + 0.32 * n_cat * n_ser + 0.6 * n_cat))
@@ -126,23 +127,23 @@ def plot_bars(exp: V.Experiment, plt):
         color = colors[si % len(colors)]
         xs, hs, lo, hi, hatches = [], [], [], [], []
         for ci, (app, label, ax_text) in enumerate(cats):
-            p = _pick([q for q in points if V.series_name(q) == s and str(q.get("app", "")) == app
-                       and V.dataset_label(q) == label and V.axes_text(q) == ax_text])
+            p = _pick([q for q in points if rd.series_name(q) == s and str(q.get("app", "")) == app
+                       and rd.dataset_label(q) == label and rd.axes_text(q) == ax_text])
             if p is None:
                 continue
             x = ci - 0.4 + bar_w * (si + 0.5)
-            med = V.stat(p, "total_ms", "median")
+            med = rd.stat(p, "total_ms", "median")
             if p.get("status") == "error" or med is None:
                 marks.append((x, p.get("status", "error") if p.get("status") != "ok" else "no data", color))
                 continue
-            mn = V.stat(p, "total_ms", "min") or med
-            mx = V.stat(p, "total_ms", "max") or med
+            mn = rd.stat(p, "total_ms", "min") or med
+            mx = rd.stat(p, "total_ms", "max") or med
             xs.append(x)
             hs.append(med)
             lo.append(max(0.0, med - mn))
             hi.append(max(0.0, mx - med))
             medians.append(med)
-            failed = p.get("status") == "failed" or V.validation_status(p) == "failed"
+            failed = p.get("status") == "failed" or rd.validation_status(p) == "failed"
             hatches.append("///" if failed else "")
             if failed:
                 hatch_used.append("failed")
@@ -186,27 +187,27 @@ def plot_bars(exp: V.Experiment, plt):
         groups = []  # (label, point)
         for s in series:
             for app in apps:
-                pts = [q for q in points if V.series_name(q) == s and str(q.get("app", "")) == app
-                       and any(V.stat(q, ph) is not None for ph in phases)]
+                pts = [q for q in points if rd.series_name(q) == s and str(q.get("app", "")) == app
+                       and any(rd.stat(q, ph) is not None for ph in phases)]
                 if not pts:
                     continue
-                biggest = max(V.dataset_size(q) for q in pts)
-                p = _pick([q for q in pts if V.dataset_size(q) == biggest])
-                label = f"{s} \u00b7 {app + ' ' if multi_app else ''}{V.dataset_label(p)}"
-                if V.axes_text(p):
-                    label += f" {V.axes_text(p)}"
+                biggest = max(rd.dataset_size(q) for q in pts)
+                p = _pick([q for q in pts if rd.dataset_size(q) == biggest])
+                label = f"{s} \u00b7 {app + ' ' if multi_app else ''}{rd.dataset_label(p)}"
+                if rd.axes_text(p):
+                    label += f" {rd.axes_text(p)}"
                 groups.append((label, p))
         phase_colors = plt.get_cmap("tab10" if len(phases) <= 10 else "tab20").colors
         bottoms = [0.0] * len(groups)
         for pi, ph in enumerate(phases):
-            vals = [V.stat(p, ph) or 0.0 for _, p in groups]
+            vals = [rd.stat(p, ph) or 0.0 for _, p in groups]
             if not any(vals):
                 continue
             ax2.bar(range(len(groups)), vals, 0.6, bottom=bottoms, label=ph,
                     color=phase_colors[pi % len(phase_colors)], edgecolor="black", linewidth=0.3)
             bottoms = [b + v for b, v in zip(bottoms, vals)]
         for gi, (_, p) in enumerate(groups):
-            note = V.fmt_num(bottoms[gi]) + " ms"
+            note = rd.fmt_num(bottoms[gi]) + " ms"
             if p.get("status") != "ok":
                 note += f" ({p.get('status', '')})"
             ax2.text(gi, bottoms[gi], note, ha="center", va="bottom", fontsize=8,
@@ -226,19 +227,19 @@ def _is_pow2(v: float) -> bool:
     return v > 0 and float(v).is_integer() and (int(v) & (int(v) - 1)) == 0
 
 
-def _is_axis(exp: V.Experiment, x: str) -> bool:
+def _is_axis(exp: rd.Experiment, x: str) -> bool:
     axes = exp.spec.get("axes")
-    return (isinstance(axes, dict) and x in axes) or any(x in V.point_axes(p) for p in exp.points)
+    return (isinstance(axes, dict) and x in axes) or any(x in rd.point_axes(p) for p in exp.points)
 
 
 def _facet_value(p: dict, facet: str) -> str:
     """The panel a point belongs to: its backend (with the device), or the value
     of an axis/param/top-level field."""
     if facet == "backend":
-        dev = V.short_device(str(p.get("device_name", "")))
+        dev = rd.short_device(str(p.get("device_name", "")))
         return f"{p.get('backend', '?')}" + (f" ({dev})" if dev else "")
-    v = V.point_axes(p).get(facet, (p.get("params") or {}).get(facet, p.get(facet)))
-    return f"{facet}={V._plain(v)}" if v is not None else f"{facet}=?"
+    v = rd.point_axes(p).get(facet, (p.get("params") or {}).get(facet, p.get(facet)))
+    return f"{facet}={rd.value_text(v)}" if v is not None else f"{facet}=?"
 
 
 def _choose_y(y_spec, points: list[dict]) -> str:
@@ -248,28 +249,28 @@ def _choose_y(y_spec, points: list[dict]) -> str:
     if isinstance(y_spec, list):
         names = [str(y) for y in y_spec] or ["total_ms"]
         for y in names:
-            if any(V.stat(p, y) is not None for p in points):
+            if any(rd.stat(p, y) is not None for p in points):
                 return y
         return names[-1]
     return str(y_spec)
 
 
-def _draw_lines(exp: V.Experiment, ax, plt, points: list[dict], x_name: str, y_name: str) -> None:
+def _draw_lines(exp: rd.Experiment, ax, plt, points: list[dict], x_name: str, y_name: str) -> None:
     colors = plt.get_cmap("tab10").colors
     markers = "osD^v<>ph*"
     multi_app = len({str(p.get("app", "")) for p in points}) > 1
-    multi_ds = len({V.dataset_label(p) for p in points}) > 1
+    multi_ds = len({rd.dataset_label(p) for p in points}) > 1
     lines: dict[str, list[dict]] = {}
     for p in points:
-        if V.x_value(p, x_name) is not None:  # points without x (a variant lacking the axis) are left out
-            lines.setdefault(V.line_key(p, x_name, multi_app, multi_ds), []).append(p)
+        if rd.x_value(p, x_name) is not None:  # points without x (a variant lacking the axis) are left out
+            lines.setdefault(rd.line_key(p, x_name, multi_app, multi_ds), []).append(p)
     ys_all = []
     for li, (name, pts) in enumerate(lines.items()):
         color = colors[li % len(colors)]
         marker = markers[(li // len(colors)) % len(markers)]
-        pts = sorted((q for q in pts if V.x_value(q, x_name) is not None), key=lambda q: V.x_value(q, x_name))
-        good = [(q, V.x_value(q, x_name), V.stat(q, y_name)) for q in pts
-                if q.get("status") != "error" and V.stat(q, y_name) is not None]
+        pts = sorted((q for q in pts if rd.x_value(q, x_name) is not None), key=lambda q: rd.x_value(q, x_name))
+        good = [(q, rd.x_value(q, x_name), rd.stat(q, y_name)) for q in pts
+                if q.get("status") != "error" and rd.stat(q, y_name) is not None]
         if good:
             ax.plot([g[1] for g in good], [g[2] for g in good], marker=marker, color=color, label=name)
             ys_all += [g[2] for g in good if g[2] > 0]
@@ -282,44 +283,44 @@ def _draw_lines(exp: V.Experiment, ax, plt, points: list[dict], x_name: str, y_n
             ax.plot([], [], marker=marker, color=color, label=name)
         for q in pts:
             if q.get("status") == "error":
-                ax.axvline(V.x_value(q, x_name), color=ERROR_COLOR, alpha=0.3, linestyle=":")
-                ax.annotate("error", (V.x_value(q, x_name), 0), xycoords=("data", "axes fraction"),
+                ax.axvline(rd.x_value(q, x_name), color=ERROR_COLOR, alpha=0.3, linestyle=":")
+                ax.annotate("error", (rd.x_value(q, x_name), 0), xycoords=("data", "axes fraction"),
                             fontsize=7, color=ERROR_COLOR, rotation=90, va="bottom")
-    xs = sorted({V.x_value(p, x_name) for pts in lines.values() for p in pts})
+    xs = sorted({rd.x_value(p, x_name) for pts in lines.values() for p in pts})
     if xs and min(xs) > 0 and (max(xs) / min(xs) > LOG_SPAN or (len(xs) > 1 and all(_is_pow2(v) for v in xs))):
         ax.set_xscale("log", base=2)
     if xs and len(xs) <= 12 and _is_axis(exp, x_name):
         # the swept values themselves as ticks, written as numbers
         ax.set_xticks(xs)
-        ax.set_xticklabels([V._plain(v) for v in xs])
+        ax.set_xticklabels([rd.value_text(v) for v in xs])
         ax.minorticks_off()
     if ys_all and max(ys_all) / min(ys_all) > LOG_SPAN:
         ax.set_yscale("log")
     ax.set_xlabel(x_name)
-    if y_name.startswith(V.FRACTION_PREFIX):
-        ceilings = sorted({str(r.get("ceiling")) for p in points for r in V.point_rates(p)
-                           if r.get("name") == y_name[len(V.FRACTION_PREFIX):] and r.get("ceiling")})
-        ax.set_ylabel(f"{y_name[len(V.FRACTION_PREFIX):]} / ceiling"
+    if y_name.startswith(rd.FRACTION_PREFIX):
+        ceilings = sorted({str(r.get("ceiling")) for p in points for r in rd.point_rates(p)
+                           if r.get("name") == y_name[len(rd.FRACTION_PREFIX):] and r.get("ceiling")})
+        ax.set_ylabel(f"{y_name[len(rd.FRACTION_PREFIX):]} / ceiling"
                       + (f" ({', '.join(ceilings)})" if ceilings else ""))
-    elif y_name.startswith(V.RATE_PREFIX):
-        ax.set_ylabel(f"{y_name[len(V.RATE_PREFIX):]} ({V.metric_unit(y_name, points)})")
-    elif y_name.startswith(V.COUNTER_PREFIX):
-        unit = V.metric_unit(y_name, points)
-        ax.set_ylabel(f"{y_name[len(V.COUNTER_PREFIX):]}" + (f" ({unit})" if unit else ""))
+    elif y_name.startswith(rd.RATE_PREFIX):
+        ax.set_ylabel(f"{y_name[len(rd.RATE_PREFIX):]} ({rd.metric_unit(y_name, points)})")
+    elif y_name.startswith(rd.COUNTER_PREFIX):
+        unit = rd.metric_unit(y_name, points)
+        ax.set_ylabel(f"{y_name[len(rd.COUNTER_PREFIX):]}" + (f" ({unit})" if unit else ""))
     else:
-        ax.set_ylabel(f"median {y_name} ({V.metric_unit(y_name, points)})")
+        ax.set_ylabel(f"median {y_name} ({rd.metric_unit(y_name, points)})")
     ax.grid(alpha=0.3, which="both")
     if lines:
         ax.legend(fontsize=8)
 
 
-def plot_lines(exp: V.Experiment, plt):
+def plot_lines(exp: rd.Experiment, plt):
     """plot: {"kind": "lines", "x": ..., "y": metric or [metrics, first present],
     "facet": "backend" | axis (optional: one panel per value, side by side)}."""
     spec = exp.spec.get("plot") or {}
     x_name = str(spec.get("x", "size_bytes"))
     y_spec = spec.get("y", "total_ms")
-    points = V.not_skipped(exp.points)
+    points = rd.not_skipped(exp.points)
     facet = spec.get("facet")
     panels: dict[str, list[dict]] = {}
     if isinstance(facet, str) and facet:
@@ -358,14 +359,14 @@ def main(argv=None) -> int:
         return 3
 
     try:
-        docs = V.load_documents(args.results)
-    except V.ResultsInputError as e:
+        docs = rd.load_documents(args.results)
+    except rd.ResultsInputError as e:
         print(f"plot.py: {e}", file=sys.stderr)
         return 2
 
     os.makedirs(args.out_dir, exist_ok=True)
     formats = [f.strip() for f in args.formats.split(",") if f.strip()]
-    for exp in V.merge_experiments(docs):
+    for exp in rd.merge_experiments(docs):
         kind = str((exp.spec.get("plot") or {}).get("kind", "bars"))
         plotter = PLOTTERS.get(kind)
         if plotter is None:

@@ -27,7 +27,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import verdicts as V  # noqa: E402
+import results_doc as rd  # noqa: E402
+import verdict_rules  # noqa: E402
 
 
 def cell(x) -> str:
@@ -114,7 +115,7 @@ def ceilings_section(docs: list[dict]) -> list[str]:
             dev = f"{c.get('backend', '?')}:{c.get('device_index', '?')}"
             name = names.get((c.get("backend"), c.get("device_index")))
             row = [host, dev + (f" ({name})" if name else ""), c.get("name", "?"),
-                   V.fmt_num(c.get("value"), 4) if isinstance(c.get("value"), (int, float)) else "?",
+                   rd.fmt_num(c.get("value"), 4) if isinstance(c.get("value"), (int, float)) else "?",
                    c.get("unit", ""), c.get("host_memory", ""), c.get("method", "")]
             if tuple(map(str, row)) not in seen:
                 seen.add(tuple(map(str, row)))
@@ -134,7 +135,7 @@ def ceilings_section(docs: list[dict]) -> list[str]:
 
 def point_order(p: dict):
     """Series, app, dataset size, then the axis values in the experiment's order."""
-    return (V.series_name(p), str(p.get("app", "")), V.dataset_size(p), V.dataset_label(p), V.axes_order(p))
+    return (rd.series_name(p), str(p.get("app", "")), rd.dataset_size(p), rd.dataset_label(p), rd.axes_order(p))
 
 
 def _pct(x) -> str:
@@ -142,7 +143,7 @@ def _pct(x) -> str:
 
 
 def _values(values) -> str:
-    return ", ".join(V._plain(v) for v in values) if isinstance(values, list) else V._plain(values)
+    return ", ".join(rd.value_text(v) for v in values) if isinstance(values, list) else rd.value_text(values)
 
 
 def policy_lines(spec: dict) -> list[str]:
@@ -164,7 +165,7 @@ def policy_lines(spec: dict) -> list[str]:
         if isinstance(m.get("target_rel_spread"), (int, float)) and m["target_rel_spread"]:
             parts.append(f"stop once the relative spread is <= {_pct(m['target_rel_spread'])}")
         if isinstance(m.get("max_time_s"), (int, float)) and m["max_time_s"]:
-            parts.append(f"at most {V.fmt_num(m['max_time_s'])} s of measuring per point")
+            parts.append(f"at most {rd.fmt_num(m['max_time_s'])} s of measuring per point")
         if "cold" in m:
             parts.append("cold (L2 flushed before each run)" if m["cold"] else "warm caches")
         out.append("**Measurement.** " + "; ".join(parts) + ".")
@@ -190,7 +191,7 @@ def measurement_cell(p: dict) -> str:
 
 def validation_cell(p: dict) -> str:
     v = p.get("validation") if isinstance(p.get("validation"), dict) else {}
-    status = V.validation_status(p)
+    status = rd.validation_status(p)
     return f"{status} ({v['kind']})" if v.get("kind") else status
 
 
@@ -198,23 +199,23 @@ def rates_section(points: list[dict], ds) -> list[str]:
     """'Rates and fractions of ceilings': one row per rate of each point."""
     rows = []
     for p in points:
-        for r in V.point_rates(p):
-            value = V._number(r.get("value"))
+        for r in rd.point_rates(p):
+            value = rd.as_number(r.get("value"))
             unit = str(r.get("unit", ""))
             ceiling = ""
             if r.get("ceiling"):
-                cv = V._number(r.get("ceiling_value"))
-                ceiling = str(r["ceiling"]) + (f" {V.fmt_num(cv, 4)} {unit}" if cv is not None else "")
-            rows.append([V.series_name(p), ds(p), r.get("name", "?"),
-                         f"{V.fmt_num(value, 4)} {unit}".strip(), r.get("over", ""), ceiling or "none",
-                         _pct(V.rate_fraction(r))])
+                cv = rd.as_number(r.get("ceiling_value"))
+                ceiling = str(r["ceiling"]) + (f" {rd.fmt_num(cv, 4)} {unit}" if cv is not None else "")
+            rows.append([rd.series_name(p), ds(p), r.get("name", "?"),
+                         f"{rd.fmt_num(value, 4)} {unit}".strip(), r.get("over", ""), ceiling or "none",
+                         _pct(rd.rate_fraction(r))])
     if not rows:
         return []
     return (["### Rates and fractions of ceilings", ""]
             + table(["series", "dataset", "rate", "value", "over", "ceiling", "fraction"], rows) + [""])
 
 
-def experiment_section(exp: V.Experiment, verdicts: list[V.Verdict], docs: list[dict], paths: list[str],
+def experiment_section(exp: rd.Experiment, verdicts: list[verdict_rules.Verdict], docs: list[dict], paths: list[str],
                        doc_env: dict[int, int], out_dir: str) -> list[str]:
     spec = exp.spec
     title = spec.get("title") or ""
@@ -252,13 +253,13 @@ def experiment_section(exp: V.Experiment, verdicts: list[V.Verdict], docs: list[
     out.append("")
 
     all_points = sorted(exp.points, key=point_order)
-    points = V.not_skipped(all_points)
-    skipped = [p for p in all_points if V.is_skipped(p)]
+    points = rd.not_skipped(all_points)
+    skipped = [p for p in all_points if rd.is_skipped(p)]
     multi_app = len({p.get("app") for p in all_points}) > 1
 
     def ds(p):
-        text = f"{p.get('app')} {V.dataset_label(p)}" if multi_app else V.dataset_label(p)
-        axes = V.axes_text(p)
+        text = f"{p.get('app')} {rd.dataset_label(p)}" if multi_app else rd.dataset_label(p)
+        axes = rd.axes_text(p)
         return f"{text} {axes}" if axes else text
 
     out += ["### Reproduced numbers", ""]
@@ -267,9 +268,9 @@ def experiment_section(exp: V.Experiment, verdicts: list[V.Verdict], docs: list[
     else:
         rows = []
         for p in points:
-            rows.append([V.series_name(p), ds(p), V.fmt_num(V.stat(p, "total_ms", "median"), 4),
-                         V.fmt_num(V.stat(p, "total_ms", "min"), 4), V.fmt_num(V.stat(p, "total_ms", "max"), 4),
-                         V.fmt_num(V.stat(p, "throughput_gbps", "median"), 3), measurement_cell(p),
+            rows.append([rd.series_name(p), ds(p), rd.fmt_num(rd.stat(p, "total_ms", "median"), 4),
+                         rd.fmt_num(rd.stat(p, "total_ms", "min"), 4), rd.fmt_num(rd.stat(p, "total_ms", "max"), 4),
+                         rd.fmt_num(rd.stat(p, "throughput_gbps", "median"), 3), measurement_cell(p),
                          validation_cell(p), p.get("status", "?")])
         out += table(["series", "dataset", "median total ms", "min", "max", "GB/s",
                       "repetitions (stopped, rel spread)", "validation", "status"], rows)
@@ -284,39 +285,39 @@ def experiment_section(exp: V.Experiment, verdicts: list[V.Verdict], docs: list[
             out.append("")
     if skipped:
         out += ["Skipped points (declined by the variant or the device; ignored by the verdict):", ""]
-        out += [f"- `{p.get('key')}`: {V.skip_reason(p)}" for p in skipped]
+        out += [f"- `{p.get('key')}`: {rd.skip_reason(p)}" for p in skipped]
         out.append("")
-    multi_device = [p for p in all_points if len(V.point_devices(p)) > 1]
+    multi_device = [p for p in all_points if len(rd.point_devices(p)) > 1]
     if multi_device:
         out += ["Points that used more than one device (the first is the primary):", ""]
-        out += [f"- `{p.get('key')}`: " + ", ".join(V.device_label(d) for d in V.point_devices(p))
+        out += [f"- `{p.get('key')}`: " + ", ".join(rd.device_label(d) for d in rd.point_devices(p))
                 for p in multi_device]
         out.append("")
 
     if points:
         out += rates_section(points, ds)
-        phase_order = V.merge_phase_orders(points)
-        with_phases = [p for p in points if any(V.stat(p, ph) is not None for ph in phase_order)]
+        phase_order = rd.merge_phase_orders(points)
+        with_phases = [p for p in points if any(rd.stat(p, ph) is not None for ph in phase_order)]
         if phase_order and with_phases:
             out += ["### Per-phase medians (ms)", ""]
-            rows = [[V.series_name(p), ds(p)] + [V.fmt_num(V.stat(p, ph), 4) if V.stat(p, ph) is not None else ""
-                                                 for ph in phase_order] for p in with_phases]
+            rows = [[rd.series_name(p), ds(p)] + [rd.fmt_num(rd.stat(p, ph), 4) if rd.stat(p, ph) is not None else ""
+                                                  for ph in phase_order] for p in with_phases]
             out += table(["series", "dataset"] + phase_order, rows)
             out.append("")
 
     out += ["### Verdict", ""]
     for v in verdicts:
-        where = V.device_label((v.backend, v.device_index, v.device)) if v.backend is not None else "all devices"
+        where = rd.device_label((v.backend, v.device_index, v.device)) if v.backend is not None else "all devices"
         shown = f"**{v.verdict}**"
         out.append(f"- {where}: {shown}" + (f" \u2014 {v.detail}" if v.detail else ""))
     out.append("")
     return out
 
 
-def summary_section(verdicts: list[V.Verdict]) -> list[str]:
+def summary_section(verdicts: list[verdict_rules.Verdict]) -> list[str]:
     rows = []
     for v in verdicts:
-        where = V.device_label((v.backend, v.device_index, v.device)) if v.backend is not None else "all devices"
+        where = rd.device_label((v.backend, v.device_index, v.device)) if v.backend is not None else "all devices"
         rows.append([f"[{v.experiment}](#{anchor(v.experiment)})", where, f"**{v.verdict}**"])
     out = ["## Summary", ""]
     out += table(["experiment", "backend/device", "verdict"], rows) if rows else ["No experiments."]
@@ -330,9 +331,9 @@ def anchor(experiment_id: str) -> str:
     return "exp-" + "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in experiment_id)
 
 
-def build_report(docs: list[dict], paths: list[str], out_dir: str) -> tuple[str, list[V.Verdict]]:
-    experiments = V.merge_experiments(docs)
-    per_exp = [(exp, V.evaluate_experiment(exp)) for exp in experiments]
+def build_report(docs: list[dict], paths: list[str], out_dir: str) -> tuple[str, list[verdict_rules.Verdict]]:
+    experiments = rd.merge_experiments(docs)
+    per_exp = [(exp, verdict_rules.evaluate_experiment(exp)) for exp in experiments]
     all_verdicts = [v for _, vs in per_exp for v in vs]
     now = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
@@ -379,8 +380,8 @@ def main(argv=None) -> int:
     ap.add_argument("results", nargs="+", metavar="RESULTS.json")
     args = ap.parse_args(argv)
     try:
-        docs = V.load_documents(args.results)
-    except V.ResultsInputError as e:
+        docs = rd.load_documents(args.results)
+    except rd.ResultsInputError as e:
         print(f"report.py: {e}", file=sys.stderr)
         return 2
     try:

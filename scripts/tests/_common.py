@@ -68,7 +68,13 @@ def make_document(points, verdict=None, experiment_id="test.exp") -> dict:
 
 
 D2D = 2000.0  # GB/s, the d2d_copy ceiling of the crafted version-2 points
+MiB = 1 << 20
 GiB = 1 << 30
+
+
+def axes(gs, seg="1024"):
+    """Axis values of a crafted version-2 point: group_size and segment."""
+    return {"group_size": str(gs), "segment": str(seg)}
 
 
 def make_v2_point(variant="tree", axes=None, fraction=0.8, *, framework="reduction", app="segsum",

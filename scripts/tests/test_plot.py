@@ -19,12 +19,13 @@ SCRIPT = os.path.join(C.SCRIPTS, "plot.py")
 
 
 def headless():
-    """pyplot on the Agg backend, and the plot and verdicts modules (for tests of the figure's content)."""
+    """pyplot on the Agg backend, the plot module and the results-document model (for tests of the figure's
+    content)."""
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import plot as P
-    import verdicts as V
-    return plt, P, V
+    import results_doc as rd
+    return plt, P, rd
 MiB = 1 << 20
 
 
@@ -85,9 +86,9 @@ class PlotTest(unittest.TestCase):
 
     @unittest.skipUnless(HAVE_MPL, "matplotlib is not installed")
     def test_lines_content_axis_values_fractions_and_skipped(self):
-        plt, P, V = headless()
+        plt, P, rd = headless()
 
-        exp = V.merge_experiments([C.load_example_v2()])[0]
+        exp = rd.merge_experiments([C.load_example_v2()])[0]
         fig = P.plot_lines(exp, plt)
         try:
             ax = fig.axes[0]
@@ -110,7 +111,7 @@ class PlotTest(unittest.TestCase):
         doc = C.make_document_v2([C.make_v2_point(axes={"group_size": str(g), "segment": "1024"}, fraction=f)
                                   for g, f in ((96, 0.5), (160, 0.6), (224, 0.7))], experiment_id="x.rate")
         doc["experiment"]["plot"] = {"kind": "lines", "x": "group_size", "y": "rate:dram@reduce"}
-        exp = V.merge_experiments([doc])[0]
+        exp = rd.merge_experiments([doc])[0]
         fig = P.plot_lines(exp, plt)
         try:
             ax = fig.axes[0]
@@ -123,12 +124,12 @@ class PlotTest(unittest.TestCase):
 
     @unittest.skipUnless(HAVE_MPL, "matplotlib is not installed")
     def test_bars_leave_skipped_points_out(self):
-        plt, P, V = headless()
+        plt, P, rd = headless()
 
         pts = [C.make_v2_point(axes={"group_size": "64", "segment": "1024"}, fraction=0.5),
                C.make_v2_point(variant="shuffle", axes={"group_size": "64", "segment": "1024"}, status="skipped",
                                skip_reason="no shuffle")]
-        exp = V.merge_experiments([C.make_document_v2(pts, experiment_id="x.bars2")])[0]
+        exp = rd.merge_experiments([C.make_document_v2(pts, experiment_id="x.bars2")])[0]
         fig = P.plot_bars(exp, plt)
         try:
             ax = fig.axes[0]

@@ -3,7 +3,7 @@
 to the points of the profiled run in launch order (warm-up + repetitions per
 point, block and grid checked), and the per-point medians are merged as
 counters into another document by point key; launches that match no point are
-an error; verdicts.py and plot.py read the merged counters."""
+an error; the verdict rules and plot.py read the merged counters."""
 
 import copy
 import json
@@ -18,7 +18,8 @@ ROOT = os.environ.get("HARNESS_SOURCE_DIR") or os.path.abspath(
 SCRIPT = os.path.join(ROOT, "scripts", "ncu_counters.py")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import ncu_counters as N  # noqa: E402
-import verdicts as V  # noqa: E402
+import results_doc as rd  # noqa: E402
+import verdict_rules as VR  # noqa: E402
 
 HEADER = ('"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size",'
           '"Grid Size","Device","CC","Section Name","Metric Name","Metric Unit","Metric Value"')
@@ -96,11 +97,11 @@ class NcuCountersTest(unittest.TestCase):
         self.assertNotIn("l1_hit_rate", by_key["l2/gs=64"]["counters"])
         self.assertEqual(doc["counters_from"]["metrics"], list(N.METRICS))
         # The rules and plots read them as counter: metrics.
-        self.assertEqual(V.stat(by_key["scan-l1/gs=1024"], "counter:l2_hit_rate"), 13.0)
+        self.assertEqual(rd.stat(by_key["scan-l1/gs=1024"], "counter:l2_hit_rate"), 13.0)
         rule = {"kind": "drops", "candidate": {"variant": "scan-l1"}, "x": "group_size",
                 "metric": "counter:l1_hit_rate", "min_drop": 0.5}
-        vs = V.evaluate("t", rule, doc["points"])
-        self.assertEqual([v.verdict for v in vs], [V.HOLDS])
+        vs = VR.evaluate("t", rule, doc["points"])
+        self.assertEqual([v.verdict for v in vs], [VR.HOLDS])
         self.assertIn("group_size=32 96, group_size=1024 11", vs[0].detail)
 
     def test_launches_that_match_no_point_are_an_error(self):

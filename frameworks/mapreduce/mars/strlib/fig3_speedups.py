@@ -19,31 +19,31 @@ import argparse
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "scripts"))
-import verdicts as V  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "scripts"))
+import results_doc as rd  # noqa: E402
 
 OPS = ["strcpy", "strcat", "memset", "strcmp", "strchr", "strstr"]
 
 
 def speedups(points: list[dict], metric: str) -> tuple[dict, list[str]]:
     """{series: {app: speedup}} for the GPU variants, and the points left out."""
-    pts = [p for p in V.not_skipped(points) if p.get("framework") == "marsstr"]
+    pts = [p for p in rd.not_skipped(points) if p.get("framework") == "marsstr"]
     largest = {}
     for p in pts:
-        largest[p.get("app")] = max(largest.get(p.get("app"), -1.0), V.dataset_size(p))
-    pts = [p for p in pts if V.dataset_size(p) == largest[p.get("app")]]
-    cpus = [p for p in pts if p.get("variant") == "cpu-libc" and V.is_valid(p)]
+        largest[p.get("app")] = max(largest.get(p.get("app"), -1.0), rd.dataset_size(p))
+    pts = [p for p in pts if rd.dataset_size(p) == largest[p.get("app")]]
+    cpus = [p for p in pts if p.get("variant") == "cpu-libc" and rd.is_valid(p)]
     out: dict[str, dict[str, float]] = {}
-    left_out = [f"{V.series_name(p)} {p.get('app')}: status {p.get('status')}, validation "
-                f"{V.validation_status(p)}" for p in pts if not V.is_valid(p)]
+    left_out = [f"{rd.series_name(p)} {p.get('app')}: status {p.get('status')}, validation "
+                f"{rd.validation_status(p)}" for p in pts if not rd.is_valid(p)]
     for p in pts:
-        if p.get("variant") not in ("gpu-char", "gpu-char4") or not V.is_valid(p):
+        if p.get("variant") not in ("gpu-char", "gpu-char4") or not rd.is_valid(p):
             continue
         same = [c for c in cpus if c.get("app") == p.get("app")]
-        base = ([c for c in same if c.get("_doc") == p.get("_doc")] or same or [None])[0]
-        g, c = V.stat(p, metric), V.stat(base, metric) if base else None
+        base = ([c for c in same if rd.document_index(c) == rd.document_index(p)] or same or [None])[0]
+        g, c = rd.stat(p, metric), rd.stat(base, metric) if base else None
         if g and c:
-            out.setdefault(V.series_name(p), {})[str(p.get("app"))] = c / g
+            out.setdefault(rd.series_name(p), {})[str(p.get("app"))] = c / g
     return out, left_out
 
 
@@ -54,11 +54,11 @@ def main() -> int:
     ap.add_argument("--out", help="PNG (or PDF) file for the bars")
     args = ap.parse_args()
     try:
-        docs = V.load_documents(args.results)
-    except V.ResultsInputError as e:
+        docs = rd.load_documents(args.results)
+    except rd.ResultsInputError as e:
         print(f"fig3_speedups.py: {e}", file=sys.stderr)
         return 2
-    points = [p for e in V.merge_experiments(docs) for p in e.points]
+    points = [p for e in rd.merge_experiments(docs) for p in e.points]
     table, left_out = speedups(points, args.metric)
     if not table:
         print("fig3_speedups.py: no valid marsstr GPU point with a cpu-libc point of the same app",
@@ -68,7 +68,7 @@ def main() -> int:
     print("| series | " + " | ".join(OPS) + " |")
     print("| --- |" + " --- |" * len(OPS))
     for s, row in table.items():
-        print(f"| {s} | " + " | ".join(V.fmt_num(row.get(op)) if op in row else "-" for op in OPS) + " |")
+        print(f"| {s} | " + " | ".join(rd.fmt_num(row.get(op)) if op in row else "-" for op in OPS) + " |")
     for line in left_out:
         print(f"left out: {line}")
     if args.out:
