@@ -499,7 +499,8 @@ class Device {
   // non-zero budget throws DeviceOutOfMemory naming the budget, the request
   // and the bytes in use. 0: no budget (the default). Host memory of any
   // HostMemory kind does not count. A budget below what is in use frees
-  // nothing: allocations fail until enough is freed. Thread-safe.
+  // nothing: allocations fail until enough is freed. One budget per Device
+  // object (a GPU opened twice has two). Thread-safe.
   void set_memory_budget(std::uint64_t bytes) { budget_->set_limit(bytes); }
   std::uint64_t memory_budget() const { return budget_->limit(); }
   std::uint64_t memory_in_use() const { return budget_->in_use(); }
