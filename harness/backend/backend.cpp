@@ -1,5 +1,6 @@
 #include "harness/backend/backend.h"
 
+#include <algorithm>
 #include <thread>
 
 #include "harness/backend/cpu_device.h"
@@ -80,10 +81,65 @@ const Buffer& HostBuffer::device_view() const {
   return device_view_;
 }
 
-Image2D Device::allocate_image_f32(std::size_t width, std::size_t height) {
+Image2D Device::allocate_image_memory(std::size_t width, std::size_t height) {
   throw RunError("images (" + std::to_string(width) + " x " + std::to_string(height) +
                  ") are not supported on " + info().name + " (backend " + kind_name(info().kind) +
                  ")");
+}
+
+Buffer Device::allocate(std::size_t bytes) {
+  budget_->take(bytes, info().name);
+  MemoryCharge charge(budget_, bytes);  // given back if the allocation throws
+  Buffer buffer = allocate_memory(bytes);
+  buffer.charge_ = std::move(charge);
+  return buffer;
+}
+
+Image2D Device::allocate_image_f32(std::size_t width, std::size_t height) {
+  // Checked before the budget, so that a size past the device's limits is a RunError.
+  check_image_size(info(), width, height);
+  const std::uint64_t bytes = std::uint64_t{width} * height * sizeof(float);
+  budget_->take(bytes, info().name);
+  MemoryCharge charge(budget_, bytes);
+  Image2D image = allocate_image_memory(width, height);
+  image.charge_ = std::move(charge);
+  return image;
+}
+
+std::uint64_t Device::device_free_memory() {
+  const std::uint64_t total = info().global_memory_bytes;
+  const std::uint64_t used = memory_in_use();
+  return total > used ? total - used : 0;
+}
+
+std::uint64_t Device::memory_available() {
+  std::uint64_t room = device_free_memory();
+  const std::uint64_t limit = memory_budget();
+  if (limit != 0) {
+    const std::uint64_t used = memory_in_use();
+    room = std::min(room, limit > used ? limit - used : 0);
+  }
+  return room;
+}
+
+void require_zero_copy(const DeviceInfo& info) {
+  if (info.zero_copy_host_memory) return;
+  std::string why;
+  switch (info.kind) {
+    case Kind::cuda:
+      why = "the device cannot map host memory (cudaDeviceProp::canMapHostMemory is 0)";
+      break;
+    case Kind::opencl:
+      why =
+          "the platform reports no host-unified memory (CL_DEVICE_HOST_UNIFIED_MEMORY is false), "
+          "so mapped host memory is emulated by copies to the device";
+      break;
+    case Kind::cpu:
+      why = "the device reports no zero-copy host memory";
+      break;
+  }
+  throw RunError(std::string("zero-copy host memory is not available on ") + info.name +
+                 " (backend " + kind_name(info.kind) + "): " + why);
 }
 
 const char* peer_copy_name(PeerCopy path) {
@@ -125,6 +181,14 @@ void check_image_size(const DeviceInfo& info, std::size_t width, std::size_t hei
                    std::to_string(info.image2d_max_width) + " x " +
                    std::to_string(info.image2d_max_height) + " (or is empty)");
   }
+}
+
+void check_host_range(const HostBuffer& host, std::size_t offset, std::size_t bytes,
+                      const char* what) {
+  if (bytes <= host.size() && offset <= host.size() - bytes) return;
+  throw RunError(std::string(what) + " of " + std::to_string(bytes) + " bytes at offset " +
+                 std::to_string(offset) + " overruns " + host_memory_name(host.kind()) +
+                 " host memory of " + std::to_string(host.size()) + " bytes");
 }
 
 LaunchShape LaunchShape::cover(std::uint64_t items, std::uint32_t group_size) {

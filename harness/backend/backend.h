@@ -17,6 +17,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "harness/backend/memory_budget.h"
+
 namespace harness::backend {
 
 enum class Kind { cpu, opencl, cuda };
@@ -58,9 +60,18 @@ struct DeviceInfo {
   std::size_t image2d_max_width = 0, image2d_max_height = 0;
   int clock_mhz = 0;
   std::string compute_capability;  // "9.0" on cuda
+  // Whether kernels read and write mapped host memory (HostMemory::mapped) in
+  // place, with no device copy: CUDA cudaDeviceProp::canMapHostMemory (without
+  // it a mapped request is refused); OpenCL CL_DEVICE_HOST_UNIFIED_MEMORY (PoCL,
+  // integrated GPUs; without it mapped memory is emulated, see HostMemory);
+  // always on cpu. See require_zero_copy().
+  bool zero_copy_host_memory = false;
 };
 
-// Opaque device memory. Moves, never copies; freed with its Device.
+class Device;
+
+// Opaque device memory. Moves, never copies; freed with its Device. A Buffer
+// from Device::allocate counts against the device's memory budget until it goes.
 class Buffer {
  public:
   Buffer() = default;
@@ -86,19 +97,23 @@ class Buffer {
       : handle_(handle), size_(size), deleter_(deleter) {}
 
  private:
+  friend class Device;
   void release() {
     if (handle_ && deleter_) deleter_(handle_);
     handle_ = nullptr;
     size_ = 0;
+    charge_.reset();
   }
   void swap(Buffer& o) noexcept {
     std::swap(handle_, o.handle_);
     std::swap(size_, o.size_);
     std::swap(deleter_, o.deleter_);
+    std::swap(charge_, o.charge_);
   }
   void* handle_ = nullptr;
   std::size_t size_ = 0;
   Deleter deleter_ = nullptr;
+  MemoryCharge charge_;
 };
 
 // A read-only two-dimensional image of one float32 channel, read by kernels
@@ -132,20 +147,24 @@ class Image2D {
       : handle_(handle), width_(width), height_(height), deleter_(deleter) {}
 
  private:
+  friend class Device;
   void release() {
     if (handle_ && deleter_) deleter_(handle_);
     handle_ = nullptr;
     width_ = height_ = 0;
+    charge_.reset();
   }
   void swap(Image2D& o) noexcept {
     std::swap(handle_, o.handle_);
     std::swap(width_, o.width_);
     std::swap(height_, o.height_);
     std::swap(deleter_, o.deleter_);
+    std::swap(charge_, o.charge_);
   }
   void* handle_ = nullptr;
   std::size_t width_ = 0, height_ = 0;
   Buffer::Deleter deleter_ = nullptr;
+  MemoryCharge charge_;
 };
 
 // Host memory kinds:
@@ -153,11 +172,16 @@ class Image2D {
 //  - pinned: page-locked host memory, the fast path for Queue::write/read
 //    (CUDA cudaHostAlloc; OpenCL a CL_MEM_ALLOC_HOST_PTR buffer kept mapped);
 //  - mapped: pinned memory that kernels read and write in place through
-//    device_view(). CUDA: cudaHostAllocMapped, zero-copy. OpenCL: a
-//    CL_MEM_ALLOC_HOST_PTR buffer kept mapped for the buffer's lifetime; a
-//    command that uses the view is bracketed by an unmap and a map (the OpenCL
-//    rule), which on PoCL costs nothing and on NVIDIA's driver migrates the
-//    whole buffer each time (that driver keeps a device copy: not zero-copy).
+//    device_view(). CUDA: cudaHostAllocMapped, zero-copy; a device that
+//    cannot map host memory (DeviceInfo::zero_copy_host_memory false) refuses
+//    it with a RunError. OpenCL: a CL_MEM_ALLOC_HOST_PTR buffer kept mapped for
+//    the buffer's lifetime; a command that uses the view is bracketed by an
+//    unmap and a map (the OpenCL rule), which costs nothing where
+//    zero_copy_host_memory is true (PoCL) and elsewhere is emulation: NVIDIA's
+//    driver keeps a device copy and migrates the whole buffer each time.
+//    Code that needs real zero-copy (data larger than the device) calls
+//    require_zero_copy() first. Mapped memory is host memory: it does not
+//    count against the device's memory budget.
 enum class HostMemory { pageable, pinned, mapped };
 // "pageable", "pinned", "mapped".
 const char* host_memory_name(HostMemory kind);
@@ -329,6 +353,40 @@ struct TimedSpan {
   double milliseconds = 0;
 };
 
+// A point in one queue's commands (Queue::record, write_async, read_async):
+// done once every command queued on that queue up to it has finished. Copies
+// share one backend event; an empty Event is done. wait() and done() may be
+// called from any host thread, from several at once. An Event may outlive its
+// queue and device, not its backend's runtime.
+class Event {
+ public:
+  // The backend's side (a cudaEvent_t, a cl_event).
+  class Impl {
+   public:
+    virtual ~Impl() = default;
+    virtual void wait() = 0;
+    virtual bool done() = 0;
+    virtual void* native_handle() = 0;
+  };
+  Event() = default;
+  explicit Event(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+  bool valid() const { return impl_ != nullptr; }
+  // Blocks the calling thread until the event is done (CUDA: it sleeps, a
+  // blocking-sync event). Throws RunError when a command before it failed.
+  void wait() const {
+    if (impl_) impl_->wait();
+  }
+  // Whether it is done, without blocking; throws RunError as wait() does.
+  bool done() const { return !impl_ || impl_->done(); }
+  // The cudaEvent_t on CUDA, the cl_event on OpenCL; nullptr when empty.
+  void* native_handle() const { return impl_ ? impl_->native_handle() : nullptr; }
+  Impl* impl() const { return impl_.get(); }
+
+ private:
+  std::shared_ptr<Impl> impl_;
+};
+
 class Device;
 
 // How Queue::copy_peer reaches another device's buffers.
@@ -344,6 +402,16 @@ const char* peer_copy_name(PeerCopy path);
 // In-order command queue / stream. Commands are asynchronous; finish() waits.
 // Spans group commands into named phases timed on the device (CUDA events or
 // OpenCL profiling: start of the first command to end of the last).
+//
+// Threads: any host thread may call a queue's methods, not only the one that
+// created it, and several threads may call them at once: the backend
+// serialises the calls on one queue with a lock, so each thread's commands
+// keep their order, threads' commands interleave in the order their calls
+// took the lock, and an open span takes every thread's commands. A blocking
+// call (finish, take_spans, OpenCL's write and read) holds the queue until it
+// returns. On OpenCL a Kernel's arguments live in its cl_kernel: do not launch
+// one Kernel from two threads at once, on any queues. Destroying a queue is
+// for one thread alone, once the others are done with it.
 class Queue {
  public:
   virtual ~Queue() = default;
@@ -363,6 +431,29 @@ class Queue {
   virtual void launch_args(const Kernel& kernel, LaunchShape shape,
                            const std::vector<KernelArg>& args) = 0;
   virtual void finish() = 0;
+
+  // An event that is done once every command queued here so far has finished
+  // (CUDA cudaEventRecord; OpenCL a marker, then a flush). Empty on cpu.
+  virtual Event record() = 0;
+  // Commands queued here after this call start only once `event` is done,
+  // with no host wait (CUDA cudaStreamWaitEvent; OpenCL a barrier whose wait
+  // list is the event). `event` comes from any queue of the same device (CUDA:
+  // of any CUDA device; OpenCL: of the same context); one of another backend
+  // or OpenCL context is a RunError (cpu: a host wait for any event). An empty
+  // event asks for nothing.
+  virtual void wait_for(const Event& event) = 0;
+  // Host-to-device copy of `bytes` at `src_offset` of host memory `src`,
+  // asynchronous for the host: it returns at once with an event that is done
+  // once the copy (and everything queued before it) has finished; until then
+  // leave those bytes of `src` alone. Pinned (or mapped) memory overlaps with
+  // kernels; pageable memory is correct but the backend may copy it before
+  // returning. This is the CPU assembly stage's hand-off: fill a pinned buffer,
+  // write_async it, refill it after event.wait() (or once event.done()).
+  virtual Event write_async(Buffer& dst, std::size_t dst_offset, const HostBuffer& src,
+                            std::size_t src_offset, std::size_t bytes) = 0;
+  // The other way: read `dst`'s bytes only once the returned event is done.
+  virtual Event read_async(HostBuffer& dst, std::size_t dst_offset, const Buffer& src,
+                           std::size_t src_offset, std::size_t bytes) = 0;
 
   virtual void begin_span(const std::string& name) = 0;
   virtual void end_span() = 0;
@@ -384,8 +475,9 @@ class Device {
  public:
   virtual ~Device() = default;
   virtual const DeviceInfo& info() const = 0;
-  // Throws DeviceOutOfMemory when the allocation cannot be made.
-  virtual Buffer allocate(std::size_t bytes) = 0;
+  // Throws DeviceOutOfMemory when the allocation cannot be made, or when it
+  // would pass the memory budget (set_memory_budget).
+  Buffer allocate(std::size_t bytes);
   // Host memory of `kind` (see HostMemory). Throws DeviceOutOfMemory when it
   // cannot be had. A pinned request larger than the backend can pin at once
   // (OpenCL: above max_allocation_bytes) falls back to pageable memory: check
@@ -396,9 +488,28 @@ class Device {
     return allocate_host(bytes, pinned ? HostMemory::pinned : HostMemory::pageable);
   }
   // A width x height image of floats for kernels to read (Image2D). Throws
-  // DeviceOutOfMemory when it cannot be had, RunError when the backend has no
+  // DeviceOutOfMemory when it cannot be had (or would pass the memory budget,
+  // counted as width * height * 4 bytes), RunError when the backend has no
   // images or the size exceeds DeviceInfo::image2d_max_width / _height.
-  virtual Image2D allocate_image_f32(std::size_t width, std::size_t height);
+  Image2D allocate_image_f32(std::size_t width, std::size_t height);
+
+  // Memory budget: device memory (allocate, allocate_image_f32) counts against
+  // it, by the bytes asked for, until the Buffer or Image2D goes (also after
+  // the Device). An allocation that would take memory_in_use() past a
+  // non-zero budget throws DeviceOutOfMemory naming the budget, the request
+  // and the bytes in use. 0: no budget (the default). Host memory of any
+  // HostMemory kind does not count. A budget below what is in use frees
+  // nothing: allocations fail until enough is freed. One budget per Device
+  // object (a GPU opened twice has two). Thread-safe.
+  void set_memory_budget(std::uint64_t bytes) { budget_->set_limit(bytes); }
+  std::uint64_t memory_budget() const { return budget_->limit(); }
+  std::uint64_t memory_in_use() const { return budget_->in_use(); }
+  // Free device memory as the driver reports it: CUDA cudaMemGetInfo;
+  // elsewhere (OpenCL has no query) global_memory_bytes less memory_in_use().
+  virtual std::uint64_t device_free_memory();
+  // What new allocations may take: min(device_free_memory(), budget less in
+  // use), for code that sizes itself to the device.
+  std::uint64_t memory_available();
   // Throws KernelBuildError with the compiler log on failure. Cached per source
   // name; several threads may build different programs at once.
   virtual std::shared_ptr<Program> build(const ProgramSource& source) = 0;
@@ -420,10 +531,29 @@ class Device {
   // (Queue::copy_peer); on CUDA this enables peer access where the hardware
   // allows it. Default: same_device for this device, none otherwise.
   virtual PeerCopy peer_copy(Device& other);
+
+ protected:
+  // The backends' allocations, before the budget (allocate, allocate_image_f32).
+  virtual Buffer allocate_memory(std::size_t bytes) = 0;
+  // Default: a RunError (the backend has no images).
+  virtual Image2D allocate_image_memory(std::size_t width, std::size_t height);
+
+ private:
+  std::shared_ptr<MemoryBudget> budget_ = std::make_shared<MemoryBudget>();
 };
 
 // Throws RunError unless `info`'s device can hold a width x height Image2D.
 void check_image_size(const DeviceInfo& info, std::size_t width, std::size_t height);
+
+// Throws RunError unless `bytes` at `offset` lie inside `host` (Queue::
+// write_async and read_async); `what` names the call.
+void check_host_range(const HostBuffer& host, std::size_t offset, std::size_t bytes,
+                      const char* what);
+
+// Throws RunError naming the device and its backend unless kernels there use
+// mapped host memory in place (DeviceInfo::zero_copy_host_memory): for code
+// whose mapped data must never be copied to the device (larger than it).
+void require_zero_copy(const DeviceInfo& info);
 
 // Devices of one backend that this machine has (empty when none; `why_none`
 // says why, e.g. "no CUDA driver").

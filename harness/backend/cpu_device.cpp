@@ -42,6 +42,7 @@ std::vector<DeviceInfo> list_devices() {
   d.global_memory_bytes = host_memory_bytes();
   d.max_allocation_bytes = d.global_memory_bytes;
   d.compute_units = static_cast<int>(std::thread::hardware_concurrency());
+  d.zero_copy_host_memory = true;
   return {d};
 }
 
@@ -67,6 +68,22 @@ class HostQueue final : public Queue {
     throw RunError("the cpu backend runs no kernels (asked for '" + kernel.name() + "')");
   }
   void finish() override {}
+  // Every command is done when its call returns: events are empty, and a
+  // wait for another backend's event is a host wait.
+  Event record() override { return {}; }
+  void wait_for(const Event& event) override { event.wait(); }
+  Event write_async(Buffer& dst, std::size_t doff, const HostBuffer& src, std::size_t soff,
+                    std::size_t bytes) override {
+    check_host_range(src, soff, bytes, "write_async");
+    write(dst, doff, static_cast<const char*>(src.data()) + soff, bytes);
+    return {};
+  }
+  Event read_async(HostBuffer& dst, std::size_t doff, const Buffer& src, std::size_t soff,
+                   std::size_t bytes) override {
+    check_host_range(dst, doff, bytes, "read_async");
+    read(static_cast<char*>(dst.data()) + doff, src, soff, bytes);
+    return {};
+  }
   void begin_span(const std::string&) override {}
   void end_span() override {}
   std::vector<TimedSpan> take_spans() override { return {}; }
@@ -76,7 +93,7 @@ class HostDevice final : public Device {
  public:
   HostDevice() : info_(list_devices().front()) {}
   const DeviceInfo& info() const override { return info_; }
-  Buffer allocate(std::size_t bytes) override {
+  Buffer allocate_memory(std::size_t bytes) override {
     void* p = std::malloc(bytes ? bytes : 1);
     if (!p)
       throw DeviceOutOfMemory("out of host memory allocating " + std::to_string(bytes) + " bytes");

@@ -128,6 +128,7 @@ DeviceInfo describe(int index) {
   info.image2d_max_height = static_cast<std::size_t>(prop.maxTexture2D[1]);
   info.clock_mhz = clock_khz / 1000;
   info.compute_capability = std::to_string(prop.major) + "." + std::to_string(prop.minor);
+  info.zero_copy_host_memory = prop.canMapHostMemory != 0;
   return info;
 }
 
@@ -246,6 +247,42 @@ class LibraryProgram final : public Program {
 
 void activate(int index) { check(cudaSetDevice(index), "cudaSetDevice"); }
 
+// An Event's cudaEvent_t (owned: destroyed with the last copy of the Event).
+// Blocking sync: a host thread in wait() sleeps instead of spinning, leaving
+// the cores to the CPU stages of a pipeline.
+class CudaEvent final : public Event::Impl {
+ public:
+  explicit CudaEvent(int device) {
+    activate(device);
+    check(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming | cudaEventBlockingSync),
+          "cudaEventCreateWithFlags");
+  }
+  CudaEvent(const CudaEvent&) = delete;
+  CudaEvent& operator=(const CudaEvent&) = delete;
+  ~CudaEvent() override {
+    (void)cudaEventDestroy(event_);
+    clear_last_error();
+  }
+  void wait() override { failed(cudaEventSynchronize(event_), "cudaEventSynchronize"); }
+  bool done() override {
+    const cudaError_t err = cudaEventQuery(event_);
+    if (err == cudaErrorNotReady) return false;
+    failed(err, "cudaEventQuery");
+    return true;
+  }
+  void* native_handle() override { return event_; }
+  cudaEvent_t event() const { return event_; }
+
+ private:
+  static void failed(cudaError_t err, const char* call) {
+    if (err == cudaSuccess) return;
+    clear_last_error();
+    throw RunError(std::string("CUDA error in ") + call + ": " + error_text(err) +
+                   " (a command queued before the event failed)");
+  }
+  cudaEvent_t event_ = nullptr;
+};
+
 class CudaQueue final : public Queue {
  public:
   CudaQueue(int index, std::string device_name)
@@ -280,6 +317,7 @@ class CudaQueue final : public Queue {
   }
 
   void write(Buffer& dst, std::size_t dst_offset, const void* src, std::size_t bytes) override {
+    std::lock_guard<std::mutex> lock(mutex_);
     check_range(dst, dst_offset, bytes, "write");
     if (bytes == 0) return;
     if (!src)
@@ -289,6 +327,7 @@ class CudaQueue final : public Queue {
   }
 
   void read(void* dst, const Buffer& src, std::size_t src_offset, std::size_t bytes) override {
+    std::lock_guard<std::mutex> lock(mutex_);
     check_range(src, src_offset, bytes, "read");
     if (bytes == 0) return;
     if (!dst)
@@ -299,6 +338,7 @@ class CudaQueue final : public Queue {
 
   void copy(Buffer& dst, std::size_t dst_offset, const Buffer& src, std::size_t src_offset,
             std::size_t bytes) override {
+    std::lock_guard<std::mutex> lock(mutex_);
     check_range(dst, dst_offset, bytes, "copy destination");
     check_range(src, src_offset, bytes, "copy source");
     if (bytes == 0) return;
@@ -326,18 +366,21 @@ class CudaQueue final : public Queue {
       copy(dst, dst_offset, src, src_offset, bytes);
       return;
     }
+    std::lock_guard<std::mutex> lock(mutex_);
     check(cudaMemcpyPeerAsync(at(dst, dst_offset), dst_index, at(src, src_offset), index_, bytes,
                               stream_),
           "cudaMemcpyPeerAsync", "copy_peer");
   }
 
   void fill_zero(Buffer& dst, std::size_t offset, std::size_t bytes) override {
+    std::lock_guard<std::mutex> lock(mutex_);
     check_range(dst, offset, bytes, "fill_zero");
     if (bytes == 0) return;
     check(cudaMemsetAsync(at(dst, offset), 0, bytes, stream_), "cudaMemsetAsync", "fill_zero");
   }
 
   void write_image(Image2D& image, const float* src) override {
+    std::lock_guard<std::mutex> lock(mutex_);
     if (!image.valid()) throw RunError("write_image into an empty image");
     if (!src) throw RunError("write_image from a null host pointer");
     const std::size_t row = image.width() * sizeof(float);
@@ -348,6 +391,7 @@ class CudaQueue final : public Queue {
 
   void launch_args(const Kernel& kernel, LaunchShape shape,
                    const std::vector<KernelArg>& args) override {
+    std::lock_guard<std::mutex> lock(mutex_);
     const void* function = kernel.handle();
     const std::string& name = kernel.name();
     if (!function)
@@ -442,38 +486,73 @@ class CudaQueue final : public Queue {
   void* native_handle() override { return stream_; }
 
   void finish() override {
-    // No cudaSetDevice here: the stream knows its device, and after a kernel
-    // fault the error should be reported by the call that observed it.
-    const cudaError_t err = cudaStreamSynchronize(stream_);
-    if (err == cudaSuccess) return;
-    clear_last_error();
-    throw RunError("CUDA error in cudaStreamSynchronize: " + error_text(err) +
-                   " (a kernel or copy on " + device_name_ +
-                   " failed; after a kernel fault the CUDA context is unusable and this "
-                   "process can run no more work on the device)");
+    std::lock_guard<std::mutex> lock(mutex_);
+    finish_locked();
+  }
+
+  Event record() override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return record_locked();
+  }
+
+  void wait_for(const Event& event) override {
+    if (!event.valid()) return;
+    auto* cuda = dynamic_cast<CudaEvent*>(event.impl());
+    if (!cuda) throw RunError("wait_for on a CUDA queue: the event is not a CUDA event");
+    std::lock_guard<std::mutex> lock(mutex_);
+    check(cudaStreamWaitEvent(stream_, cuda->event(), 0), "cudaStreamWaitEvent");
+  }
+
+  Event write_async(Buffer& dst, std::size_t dst_offset, const HostBuffer& src,
+                    std::size_t src_offset, std::size_t bytes) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    check_range(dst, dst_offset, bytes, "write_async");
+    check_host_range(src, src_offset, bytes, "write_async");
+    if (bytes > 0) {
+      check(cudaMemcpyAsync(at(dst, dst_offset), static_cast<const char*>(src.data()) + src_offset,
+                            bytes, cudaMemcpyHostToDevice, stream_),
+            "cudaMemcpyAsync", "write_async");
+    }
+    return record_locked();
+  }
+
+  Event read_async(HostBuffer& dst, std::size_t dst_offset, const Buffer& src,
+                   std::size_t src_offset, std::size_t bytes) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    check_range(src, src_offset, bytes, "read_async");
+    check_host_range(dst, dst_offset, bytes, "read_async");
+    if (bytes > 0) {
+      check(cudaMemcpyAsync(static_cast<char*>(dst.data()) + dst_offset, at(src, src_offset), bytes,
+                            cudaMemcpyDeviceToHost, stream_),
+            "cudaMemcpyAsync", "read_async");
+    }
+    return record_locked();
   }
 
   void begin_span(const std::string& name) override {
+    std::lock_guard<std::mutex> lock(mutex_);
     if (open_) {
       throw RunError("begin_span('" + name + "') while span '" + open_->name +
                      "' is open: nested spans are not supported");
     }
     cudaEvent_t start = acquire_event();
-    record(start);
+    record_timing(start);
     open_ = Span{name, start, nullptr};
   }
 
   void end_span() override {
+    std::lock_guard<std::mutex> lock(mutex_);
     if (!open_) throw RunError("end_span() without an open span");
     cudaEvent_t end = acquire_event();
-    record(end);
+    record_timing(end);
     open_->end = end;
     done_.push_back(std::move(*open_));
     open_.reset();
   }
 
   std::vector<TimedSpan> take_spans() override {
-    finish();
+    std::lock_guard<std::mutex> lock(mutex_);
+    finish_locked();
     std::vector<TimedSpan> spans;
     spans.reserve(done_.size());
     cudaError_t first_error = cudaSuccess;
@@ -588,7 +667,25 @@ class CudaQueue final : public Queue {
     if (event) pool_.push_back(event);
   }
 
-  void record(cudaEvent_t event) {
+  void finish_locked() {
+    // No cudaSetDevice here: the stream knows its device, and after a kernel
+    // fault the error should be reported by the call that observed it.
+    const cudaError_t err = cudaStreamSynchronize(stream_);
+    if (err == cudaSuccess) return;
+    clear_last_error();
+    throw RunError("CUDA error in cudaStreamSynchronize: " + error_text(err) +
+                   " (a kernel or copy on " + device_name_ +
+                   " failed; after a kernel fault the CUDA context is unusable and this "
+                   "process can run no more work on the device)");
+  }
+
+  Event record_locked() {
+    auto event = std::make_shared<CudaEvent>(index_);
+    check(cudaEventRecord(event->event(), stream_), "cudaEventRecord");
+    return Event(std::move(event));
+  }
+
+  void record_timing(cudaEvent_t event) {
     const cudaError_t err = cudaEventRecord(event, stream_);
     if (err != cudaSuccess) {
       release_event(event);
@@ -600,6 +697,7 @@ class CudaQueue final : public Queue {
   std::string device_name_;
   int shared_optin_ = 0;  // most shared memory per block after opting in
   cudaStream_t stream_ = nullptr;
+  std::mutex mutex_;            // one caller at a time (Queue's thread rule)
   std::vector<ArgSlot> slots_;  // argument storage, kept for reuse between launches
   std::vector<void*> argv_;
   std::unordered_map<const void*, KernelMeta> meta_;
@@ -617,7 +715,7 @@ class CudaDevice final : public Device {
 
   const DeviceInfo& info() const override { return info_; }
 
-  Buffer allocate(std::size_t bytes) override {
+  Buffer allocate_memory(std::size_t bytes) override {
     activate(info_.index);
     void* pointer = nullptr;
     // A zero-byte request still gets a real allocation so that handle() is
@@ -640,8 +738,7 @@ class CudaDevice final : public Device {
     return Buffer(pointer, bytes, &free_device);
   }
 
-  Image2D allocate_image_f32(std::size_t width, std::size_t height) override {
-    check_image_size(info_, width, height);
+  Image2D allocate_image_memory(std::size_t width, std::size_t height) override {
     activate(info_.index);
     auto* image = new CudaImage;
     Image2D owner(image, width, height, &free_image);  // frees what was made if a step throws
@@ -684,6 +781,7 @@ class CudaDevice final : public Device {
     // Portable: pinned for every device's context, not only this one. Mapped:
     // also in the device's address space (zero-copy).
     const bool mapped = kind == HostMemory::mapped;
+    if (mapped) require_zero_copy(info_);
     const unsigned flags = cudaHostAllocPortable | (mapped ? cudaHostAllocMapped : 0u);
     const cudaError_t err = cudaHostAlloc(&pointer, request, flags);
     if (err == cudaErrorMemoryAllocation) {
@@ -762,6 +860,13 @@ class CudaDevice final : public Device {
   Queue& queue() override { return *queue_; }
   std::unique_ptr<Queue> create_queue() override {
     return std::make_unique<CudaQueue>(info_.index, info_.name);
+  }
+  std::uint64_t device_free_memory() override {
+    activate(info_.index);
+    std::size_t free_bytes = 0;
+    std::size_t total_bytes = 0;
+    check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+    return free_bytes;
   }
   // native_handle() stays nullptr: CUDA code uses info().index after make_current().
   void make_current() override { activate(info_.index); }

@@ -202,6 +202,7 @@ DeviceInfo describe(const Found& f, int index) {
     info.image2d_max_height = device_value<size_t>(f.device, CL_DEVICE_IMAGE2D_MAX_HEIGHT);
   }
   info.pci_bus_id = pci_bus_id(f.device, ext);
+  info.zero_copy_host_memory = device_value<cl_bool>(f.device, CL_DEVICE_HOST_UNIFIED_MEMORY) != 0;
   return info;
 }
 
@@ -266,10 +267,45 @@ class MappedViews {
   std::map<cl_mem, Mapping> mappings_;
 };
 
+// An Event's cl_event (owned: released with the last copy of the Event).
+class ClEvent final : public Event::Impl {
+ public:
+  explicit ClEvent(cl_event event) : event_(event) {}
+  ClEvent(const ClEvent&) = delete;
+  ClEvent& operator=(const ClEvent&) = delete;
+  ~ClEvent() override { clReleaseEvent(event_); }
+  void wait() override {
+    const cl_int err = clWaitForEvents(1, &event_);
+    if (status() < 0 || err != CL_SUCCESS) failed(err);
+  }
+  bool done() override {
+    const cl_int s = status();
+    if (s < 0) failed(s);
+    return s == CL_COMPLETE;
+  }
+  void* native_handle() override { return event_; }
+  cl_event event() const { return event_; }
+
+ private:
+  cl_int status() const {
+    cl_int s = CL_QUEUED;
+    const cl_int err =
+        clGetEventInfo(event_, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr);
+    return err == CL_SUCCESS ? s : err;
+  }
+  [[noreturn]] void failed(cl_int err) const {
+    throw RunError(fmt::format(
+        "OpenCL event failed: {} ({}); a command queued before it failed (execution status {})",
+        error_name(err), err, status()));
+  }
+  cl_event event_;
+};
+
 class ClQueue final : public Queue {
  public:
   ClQueue(cl_context ctx, cl_device_id dev, std::shared_ptr<MappedViews> views)
-      : device_(dev),
+      : context_(ctx),
+        device_(dev),
         local_memory_bytes_(device_value<cl_ulong>(dev, CL_DEVICE_LOCAL_MEM_SIZE)),
         views_(std::move(views)) {
     cl_int err = CL_SUCCESS;
@@ -285,6 +321,7 @@ class ClQueue final : public Queue {
   // Writes and reads are blocking: the host pointer may be reused at once, which
   // is the stricter form of the Queue contract.
   void write(Buffer& dst, std::size_t off, const void* src, std::size_t bytes) override {
+    std::lock_guard<std::mutex> lock(mutex_);
     bounds(dst, off, bytes, "write");
     if (bytes == 0) return;
     cl_event ev = nullptr;
@@ -293,6 +330,7 @@ class ClQueue final : public Queue {
     note(ev);
   }
   void read(void* dst, const Buffer& src, std::size_t off, std::size_t bytes) override {
+    std::lock_guard<std::mutex> lock(mutex_);
     bounds(src, off, bytes, "read");
     if (bytes == 0) return;
     with_mapped({&src}, [&] {
@@ -304,6 +342,7 @@ class ClQueue final : public Queue {
   }
   void copy(Buffer& dst, std::size_t doff, const Buffer& src, std::size_t soff,
             std::size_t bytes) override {
+    std::lock_guard<std::mutex> lock(mutex_);
     bounds(dst, doff, bytes, "copy");
     bounds(src, soff, bytes, "copy");
     if (bytes == 0) return;
@@ -315,6 +354,7 @@ class ClQueue final : public Queue {
     });
   }
   void fill_zero(Buffer& dst, std::size_t off, std::size_t bytes) override {
+    std::lock_guard<std::mutex> lock(mutex_);
     bounds(dst, off, bytes, "fill");
     if (bytes == 0) return;
     const cl_uchar zero = 0;
@@ -324,6 +364,7 @@ class ClQueue final : public Queue {
     note(ev);
   }
   void write_image(Image2D& image, const float* src) override {
+    std::lock_guard<std::mutex> lock(mutex_);
     if (!image.valid()) throw RunError("write_image into an empty image");
     if (!src) throw RunError("write_image from a null host pointer");
     const size_t origin[3] = {0, 0, 0};
@@ -336,6 +377,7 @@ class ClQueue final : public Queue {
   }
   void launch_args(const Kernel& kernel, LaunchShape shape,
                    const std::vector<KernelArg>& args) override {
+    std::lock_guard<std::mutex> lock(mutex_);
     if (shape.groups == 0 || shape.group_size == 0) {
       throw RunError(fmt::format("empty launch shape for kernel '{}'", kernel.name()));
     }
@@ -385,22 +427,80 @@ class ClQueue final : public Queue {
       note(ev);
     });
   }
-  void finish() override { check(clFinish(queue_), "clFinish"); }
+  void finish() override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    check(clFinish(queue_), "clFinish");
+  }
+
+  Event record() override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return record_locked();
+  }
+  void wait_for(const Event& event) override {
+    if (!event.valid()) return;
+    auto* cl = dynamic_cast<ClEvent*>(event.impl());
+    if (!cl) throw RunError("wait_for on an OpenCL queue: the event is not an OpenCL event");
+    cl_event ev = cl->event();
+    cl_context context = nullptr;
+    check(clGetEventInfo(ev, CL_EVENT_CONTEXT, sizeof context, &context, nullptr),
+          "clGetEventInfo");
+    if (context != context_) {
+      throw RunError(
+          "wait_for on an OpenCL queue: the event comes from another OpenCL context (another "
+          "opened device); wait for it on the host (Event::wait) instead");
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    check(clEnqueueBarrierWithWaitList(queue_, 1, &ev, nullptr), "clEnqueueBarrierWithWaitList");
+  }
+  Event write_async(Buffer& dst, std::size_t doff, const HostBuffer& src, std::size_t soff,
+                    std::size_t bytes) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    bounds(dst, doff, bytes, "write_async");
+    check_host_range(src, soff, bytes, "write_async");
+    if (bytes == 0) return record_locked();
+    cl_event ev = nullptr;
+    check(clEnqueueWriteBuffer(queue_, mem(dst), CL_FALSE, doff, bytes,
+                               static_cast<const char*>(src.data()) + soff, 0, nullptr, &ev),
+          "clEnqueueWriteBuffer", "write_async");
+    Event event = keep(ev);
+    check(clFlush(queue_), "clFlush");
+    return event;
+  }
+  Event read_async(HostBuffer& dst, std::size_t doff, const Buffer& src, std::size_t soff,
+                   std::size_t bytes) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    bounds(src, soff, bytes, "read_async");
+    check_host_range(dst, doff, bytes, "read_async");
+    if (bytes == 0) return record_locked();
+    Event event;
+    with_mapped({&src}, [&] {
+      cl_event ev = nullptr;
+      check(clEnqueueReadBuffer(queue_, mem(src), CL_FALSE, soff, bytes,
+                                static_cast<char*>(dst.data()) + doff, 0, nullptr, &ev),
+            "clEnqueueReadBuffer", "read_async");
+      event = keep(ev);
+    });
+    check(clFlush(queue_), "clFlush");
+    return event;
+  }
   void* native_handle() override { return queue_; }
 
   void begin_span(const std::string& name) override {
+    std::lock_guard<std::mutex> lock(mutex_);
     if (open_) throw RunError("span '" + name + "' begun inside span '" + current_.name + "'");
     open_ = true;
     current_ = Span{name, nullptr, nullptr};
   }
   void end_span() override {
+    std::lock_guard<std::mutex> lock(mutex_);
     if (!open_) throw RunError("end_span without begin_span");
     open_ = false;
     spans_.push_back(current_);
     current_ = Span{};
   }
   std::vector<TimedSpan> take_spans() override {
-    finish();
+    std::lock_guard<std::mutex> lock(mutex_);
+    check(clFinish(queue_), "clFinish");
     std::vector<TimedSpan> out;
     for (auto& s : spans_) {
       double ms = 0;
@@ -432,6 +532,23 @@ class ClQueue final : public Queue {
     cl_event last = nullptr;
   };
   static cl_mem mem(const Buffer& b) { return static_cast<cl_mem>(b.handle()); }
+
+  // A marker after everything queued so far, flushed so that another queue or
+  // a host thread waiting for it does not wait on an unsubmitted command.
+  Event record_locked() {
+    cl_event ev = nullptr;
+    check(clEnqueueMarkerWithWaitList(queue_, 0, nullptr, &ev), "clEnqueueMarkerWithWaitList");
+    auto event = Event(std::make_shared<ClEvent>(ev));
+    check(clFlush(queue_), "clFlush");
+    return event;
+  }
+  // A command's event, both timed in the open span and handed out.
+  Event keep(cl_event ev) {
+    Event event(std::make_shared<ClEvent>(ev));
+    clRetainEvent(ev);
+    note(ev);
+    return event;
+  }
 
   // Runs `enqueue` with the mapped host buffers among `buffers` unmapped before
   // it and mapped again (non-blocking, at the same address) after it, all in
@@ -543,10 +660,12 @@ class ClQueue final : public Queue {
     spans_.clear();
   }
 
+  cl_context context_;
   cl_device_id device_;
   cl_ulong local_memory_bytes_;
   std::shared_ptr<MappedViews> views_;
   cl_command_queue queue_ = nullptr;
+  std::mutex mutex_;  // one caller at a time (Queue's thread rule)
   bool open_ = false;
   Span current_;
   std::vector<Span> spans_;
@@ -577,7 +696,7 @@ class ClDevice final : public Device {
   }
   const DeviceInfo& info() const override { return info_; }
 
-  Buffer allocate(std::size_t bytes) override {
+  Buffer allocate_memory(std::size_t bytes) override {
     if (bytes > info_.max_allocation_bytes) {
       throw DeviceOutOfMemory(
           fmt::format("out of device memory: {:.1f} MiB exceeds the largest single allocation on "
@@ -597,8 +716,7 @@ class ClDevice final : public Device {
   // mapped once for the host and unmapped when the HostBuffer goes; writes and
   // reads from its pointer (clEnqueueWrite/ReadBuffer) run at the pinned rate.
   // mapped also hands kernels the buffer itself as device_view().
-  Image2D allocate_image_f32(std::size_t width, std::size_t height) override {
-    check_image_size(info_, width, height);
+  Image2D allocate_image_memory(std::size_t width, std::size_t height) override {
     const cl_image_format format = {CL_R, CL_FLOAT};
     cl_image_desc desc{};
     desc.image_type = CL_MEM_OBJECT_IMAGE2D;

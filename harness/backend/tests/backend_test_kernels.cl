@@ -8,6 +8,22 @@ KERNEL add_u32(GLOBAL u32* data, u32 n, u32 value) {
   if (i < n) data[i] += value;
 }
 
+/* out[i] = in[i] + value for i < n: reads `in` only (mapped host memory). */
+KERNEL add_to_u32(GLOBAL const u32* in, GLOBAL u32* out, u32 n, u32 value) {
+  const u32 i = GLOBAL_ID;
+  if (i < n) out[i] = in[i] + value;
+}
+
+/* out[i] = spin_value(i, spins, seed) (test_backend_events.cpp): slow on
+ * purpose, the producer that a queue waiting for its event must not overtake. */
+KERNEL spin_write_u32(GLOBAL u32* out, u32 n, u32 spins, u32 seed) {
+  const u32 i = GLOBAL_ID;
+  if (i >= n) return;
+  u32 x = seed ^ (i * 2654435761u);
+  for (u32 k = 0u; k < spins; ++k) x = x * 1664525u + 1013904223u;
+  out[i] = x;
+}
+
 /* Per work-group sum of `in` through dynamic local memory of LOCAL_SIZE u32
  * (LOCAL_SIZE a power of two). */
 KERNEL group_sum_u32(GLOBAL const u32* in, GLOBAL u32* out, u32 n,

@@ -6,16 +6,14 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "harness/backend/backend.h"
+#include "harness/backend/tests/test_program.h"
 #include "harness/core/ceilings.h"
 #include "harness/core/errors.h"
 
@@ -24,27 +22,10 @@
 #endif
 #ifdef HARNESS_HAVE_CUDA
 #include <cuda_runtime.h>
-
-// test_backend_kernels.cu (nvcc).
-const harness::backend::CudaKernelTable& harness_backend_test_cuda_kernels();
 #endif
 
 namespace harness::backend {
 namespace {
-
-// From $HARNESS_SOURCE_DIR (set by CTest; a copy of the tree elsewhere) or the
-// source folder this binary was configured in.
-std::string source_dir() {
-  const char* env = std::getenv("HARNESS_SOURCE_DIR");
-  return env && *env ? env : HARNESS_SOURCE_DIR;
-}
-
-std::string read_source_file(const std::string& relative) {
-  std::ifstream in(source_dir() + "/" + relative);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 std::vector<Kind> kernel_backends() {
   std::vector<Kind> kinds;
@@ -85,20 +66,7 @@ class BackendFeatures : public ::testing::TestWithParam<Kind> {
     device_ = open_device(GetParam(), index);
   }
 
-  std::shared_ptr<Program> program() {
-    ProgramSource source;
-    source.name = "test/backend-features";
-    source.opencl_files = {"harness/dialect/dialect.h"};
-    source.opencl_text = read_source_file("harness/backend/tests/backend_test_kernels.cl");
-#ifdef HARNESS_HAVE_CUDA
-    source.cuda = &harness_backend_test_cuda_kernels();
-#endif
-    if (GetParam() == Kind::opencl) {
-      EXPECT_NE(source.opencl_text.find("group_sum_u32"), std::string::npos)
-          << "kernel source not found under " << source_dir();
-    }
-    return device_->build(source);
-  }
+  std::shared_ptr<Program> program() { return testing::backend_test_program(*device_); }
 
   std::unique_ptr<Device> device_;
 };
@@ -202,6 +170,77 @@ TEST_P(BackendFeatures, MappedHostMemorySharedWithKernels) {
   ASSERT_EQ(spans.size(), 1u);
   EXPECT_GT(spans[0].milliseconds, 0.0);
   for (std::uint32_t i = 0; i < n; ++i) ASSERT_EQ(host[i], 1000004 - i) << i;
+}
+
+// Zero-copy (DeviceInfo::zero_copy_host_memory, as the driver reports it):
+// where the device has it, a kernel reads mapped host memory that the host
+// wrote, with no copy; where it has not, require_zero_copy() refuses naming
+// the backend, and so does a mapped request on CUDA.
+TEST_P(BackendFeatures, ZeroCopyHostMemory) {
+  const DeviceInfo& info = device_->info();
+  std::cout << info.name << ": zero_copy_host_memory " << info.zero_copy_host_memory << "\n";
+#ifdef HARNESS_HAVE_OPENCL
+  if (GetParam() == Kind::opencl) {
+    cl_device_id id = nullptr;
+    ASSERT_EQ(clGetContextInfo(static_cast<cl_context>(device_->native_handle()),
+                               CL_CONTEXT_DEVICES, sizeof id, &id, nullptr),
+              CL_SUCCESS);
+    cl_bool unified = CL_FALSE;
+    ASSERT_EQ(clGetDeviceInfo(id, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, nullptr),
+              CL_SUCCESS);
+    EXPECT_EQ(info.zero_copy_host_memory, unified != CL_FALSE);
+  }
+#endif
+#ifdef HARNESS_HAVE_CUDA
+  if (GetParam() == Kind::cuda) {
+    int can_map = 0;
+    ASSERT_EQ(cudaDeviceGetAttribute(&can_map, cudaDevAttrCanMapHostMemory, info.index),
+              cudaSuccess);
+    EXPECT_EQ(info.zero_copy_host_memory, can_map != 0);
+  }
+#endif
+  if (!info.zero_copy_host_memory) {
+    expect_run_error([&] { require_zero_copy(info); },
+                     std::string("(backend ") + kind_name(GetParam()) + ")");
+    if (GetParam() == Kind::cuda) {
+      expect_run_error([&] { (void)device_->allocate_host(4096, HostMemory::mapped); },
+                       "cannot map host memory");
+    }
+    GTEST_SKIP() << info.name << " has no zero-copy host memory (mapped memory is "
+                 << (GetParam() == Kind::cuda ? "refused" : "emulated") << ")";
+  }
+  require_zero_copy(info);
+  const std::uint32_t n = 4099;
+  const std::size_t bytes = n * sizeof(std::uint32_t);
+  HostBuffer mapped = device_->allocate_host(bytes, HostMemory::mapped);
+  ASSERT_EQ(mapped.kind(), HostMemory::mapped);
+  auto* host = static_cast<std::uint32_t*>(mapped.data());
+  Buffer out = device_->allocate(bytes);
+  Kernel add_to = program()->kernel("add_to_u32");
+  Queue& q = device_->queue();
+  std::vector<std::uint32_t> got(n);
+  for (std::uint32_t round = 0; round < 3; ++round) {
+    for (std::uint32_t i = 0; i < n; ++i) host[i] = i * 2654435761u + round;
+    q.launch(add_to, LaunchShape::cover(n, 128), mapped.device_view(), out, n, 11u);
+    q.read(got.data(), out, 0, bytes);
+    q.finish();
+    for (std::uint32_t i = 0; i < n; ++i) {
+      ASSERT_EQ(got[i], i * 2654435761u + round + 11u) << "round " << round << ", element " << i;
+    }
+  }
+}
+
+TEST(ZeroCopy, RefusalNamesDeviceBackendAndReason) {
+  DeviceInfo info;
+  info.name = "Some GPU";
+  info.kind = Kind::opencl;
+  expect_run_error([&] { require_zero_copy(info); }, "on Some GPU (backend opencl)");
+  expect_run_error([&] { require_zero_copy(info); }, "CL_DEVICE_HOST_UNIFIED_MEMORY");
+  info.kind = Kind::cuda;
+  expect_run_error([&] { require_zero_copy(info); }, "canMapHostMemory");
+  info.zero_copy_host_memory = true;
+  require_zero_copy(info);
+  EXPECT_TRUE(open_device(Kind::cpu, 0)->info().zero_copy_host_memory);
 }
 
 // Images (streammr.image): every texel written from the host comes back

@@ -12,6 +12,8 @@ const harness::backend::CudaKernelTable& harness_backend_test_cuda_kernels() {
   namespace k = harness_backend_test_kernels;
   static const harness::backend::CudaKernelTable table{{
       {"add_u32", reinterpret_cast<const void*>(&k::add_u32)},
+      {"add_to_u32", reinterpret_cast<const void*>(&k::add_to_u32)},
+      {"spin_write_u32", reinterpret_cast<const void*>(&k::spin_write_u32)},
       {"group_sum_u32", reinterpret_cast<const void*>(&k::group_sum_u32)},
       {"group_max_u64", reinterpret_cast<const void*>(&k::group_max_u64)},
       {"fill_local_u32", reinterpret_cast<const void*>(&k::fill_local_u32)},
