@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Before/after on a GPU machine: builds this tree and an older source tree
-# (OLD_TREE, e.g. `git archive <commit> | tar -x -C old/`), runs one
-# experiment with each build on each backend, and prints `harness compare`
-# (ratio of medians, bootstrap interval, Mann-Whitney p) per backend.
+# (OLD_TREE, e.g. `git archive <commit> | tar -x -C old/`), runs each
+# experiment with each build on each backend (old and new one after the other),
+# and prints `harness compare` (ratio of medians, bootstrap interval,
+# Mann-Whitney p) per experiment and backend.
 #   OLD_TREE    source folder of the older version (required)
-#   EXPERIMENT  experiment id                      (default: mars.wordcount-smoke)
+#   EXPERIMENTS comma-separated experiment ids     (default: mars.wordcount-smoke)
 #   PRESET      preset                             (default: gpu)
 #   BACKENDS    backends to run                    (default: "cuda opencl")
 #   REPS        repetitions                        (default: 5)
@@ -12,7 +13,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 old=${OLD_TREE:?set OLD_TREE to the older source tree}
-experiment=${EXPERIMENT:-mars.wordcount-smoke}
+experiments=${EXPERIMENTS:-${EXPERIMENT:-mars.wordcount-smoke}}
 artifacts=${ARTIFACTS:-$root/out/compare}
 mkdir -p "$artifacts"
 # shellcheck source=register-nvidia-opencl.sh
@@ -24,13 +25,16 @@ build() {  # source build-dir log
 }
 [ -x "$root/build-new/bin/harness" ] || build "$root" "$root/build-new" "$artifacts/build-new.log"
 [ -x "$root/build-old/bin/harness" ] || build "$old" "$root/build-old" "$artifacts/build-old.log"
-for backend in ${BACKENDS:-cuda opencl}; do
-  for which in old new; do
-    "$root/build-$which/bin/harness" run --experiment "$experiment" --preset "${PRESET:-gpu}" \
-      --backend "$backend" --reps "${REPS:-5}" --out "$artifacts/$which-$backend.json" \
-      2> "$artifacts/$which-$backend.log" || { tail -20 "$artifacts/$which-$backend.log"; exit 1; }
+for experiment in ${experiments//,/ }; do
+  for backend in ${BACKENDS:-cuda opencl}; do
+    for which in old new; do
+      "$root/build-$which/bin/harness" run --experiment "$experiment" --preset "${PRESET:-gpu}" \
+        --backend "$backend" --reps "${REPS:-5}" --out "$artifacts/$experiment.$which-$backend.json" \
+        2> "$artifacts/$experiment.$which-$backend.log" ||
+        { tail -20 "$artifacts/$experiment.$which-$backend.log"; exit 1; }
+    done
+    echo "== $experiment on $backend: old -> new"
+    "$root/build-new/bin/harness" compare "$artifacts/$experiment.old-$backend.json" \
+      "$artifacts/$experiment.new-$backend.json" | tee "$artifacts/$experiment.compare-$backend.txt"
   done
-  echo "== $experiment on $backend: old -> new"
-  "$root/build-new/bin/harness" compare "$artifacts/old-$backend.json" "$artifacts/new-$backend.json" |
-    tee "$artifacts/compare-$backend.txt"
 done

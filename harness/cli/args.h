@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "harness/core/errors.h"
+#include "harness/core/params.h"
+#include "harness/core/sizes.h"
 
 namespace harness::cli {
 
@@ -67,14 +69,22 @@ class Args {
     return it == multi_.end() ? std::vector<std::string>{} : it->second;
   }
   const std::vector<std::string>& positional() const { return positional_; }
+  // The whole string as an int (the typed parameters' parser: no blanks, no '+').
   static int to_int(const std::string& name, const std::string& v) {
     try {
-      std::size_t used = 0;
-      int n = std::stoi(v, &used);
-      if (used == v.size()) return n;
-    } catch (const std::exception&) {
+      check_param(int_param(name, 0, INT32_MIN, INT32_MAX, ""), v);
+    } catch (const UsageError&) {
+      throw UsageError("option --" + name + " needs an integer, not '" + v + "'");
     }
-    throw UsageError("option --" + name + " needs an integer, not '" + v + "'");
+    return static_cast<int>(param_int({{name, v}}, name));
+  }
+  // A size ("2GiB", "512MiB", "4096").
+  static std::uint64_t to_size(const std::string& name, const std::string& v) {
+    try {
+      return parse_size(v);
+    } catch (const UsageError& bad) {
+      throw UsageError("option --" + name + ": " + bad.what());
+    }
   }
 
  private:

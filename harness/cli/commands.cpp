@@ -115,7 +115,7 @@ int cmd_list(const std::vector<std::string>& argv) {
 int cmd_run(const std::vector<std::string>& argv) {
   Args a(argv,
          {"experiment", "backend", "device", "preset", "reps", "out", "data-dir", "framework",
-          "variant", "app", "input", "dataset", "size", "dump-output"},
+          "variant", "app", "input", "dataset", "size", "dump-output", "gpu-memory-budget"},
          {"no-ceilings"}, {"param"});
   if (!a.positional().empty()) throw UsageError("unexpected argument '" + a.positional()[0] + "'");
   if (auto id = a.get("experiment")) {
@@ -132,6 +132,8 @@ int cmd_run(const std::vector<std::string>& argv) {
     o.out_path = a.get_or("out", e.id + ".json");
     o.data_dir = a.get_or("data-dir", "");
     o.ceilings = !a.flag("no-ceilings");
+    if (auto m = a.get("gpu-memory-budget"))
+      o.gpu_memory_budget = Args::to_size("gpu-memory-budget", *m);
     return run_experiment(e, o).exit_code();
   }
   SinglePoint sp;
@@ -158,6 +160,8 @@ int cmd_run(const std::vector<std::string>& argv) {
   sp.out_path = a.get_or("out", "");
   sp.data_dir = a.get_or("data-dir", "");
   sp.ceilings = !a.flag("no-ceilings");
+  if (auto m = a.get("gpu-memory-budget"))
+    sp.gpu_memory_budget = Args::to_size("gpu-memory-budget", *m);
   return run_single(sp).exit_code();
 }
 

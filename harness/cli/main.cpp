@@ -17,12 +17,13 @@ commands:
   env [--ceilings] [--json]            backends, devices, measured ceilings
   list                                 frameworks, variants, apps, datasets, experiments
   run --experiment ID|SPEC.json [--backend B] [--device N] [--preset ci|gpu|paper]
-      [--reps N] [--out FILE] [--data-dir DIR]
+      [--reps N] [--out FILE] [--data-dir DIR] [--gpu-memory-budget SIZE]
   run --framework F [--variant V] --app A (--input FILE | --dataset D --size S)
       --backend B [--device N] [--reps N] [--param K=V]... [--dump-output OUT.tsv] [--out FILE]
+      [--gpu-memory-budget SIZE]
   compare A.json B.json [--metric total_ms|PHASE]
   reproduce [--experiments ID,...] [--preset P] [--backend B] [--out-dir DIR] [--reps N]
-      [--shard I/N] [--force] [--data-dir DIR] [--no-ceilings]
+      [--shard I/N] [--force] [--data-dir DIR] [--no-ceilings] [--gpu-memory-budget SIZE]
                                        skips experiments already complete in DIR/results
                                        for this build, preset and devices (--force reruns);
                                        --shard I/N runs every N-th experiment from the I-th

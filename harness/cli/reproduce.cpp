@@ -58,7 +58,8 @@ int bad_points(const std::string& path) {
 }
 
 int report_only(const Args& a) {
-  for (const char* opt : {"experiments", "backend", "reps", "data-dir", "shard"}) {
+  for (const char* opt :
+       {"experiments", "backend", "reps", "data-dir", "shard", "gpu-memory-budget"}) {
     if (a.get(opt)) throw UsageError(fmt::format("--report-only runs nothing: drop --{}", opt));
   }
   for (const char* opt : {"no-ceilings", "force"}) {
@@ -81,7 +82,9 @@ int report_only(const Args& a) {
 }  // namespace
 
 int cmd_reproduce(const std::vector<std::string>& argv) {
-  Args a(argv, {"experiments", "preset", "backend", "out-dir", "reps", "data-dir", "shard"},
+  Args a(argv,
+         {"experiments", "preset", "backend", "out-dir", "reps", "data-dir", "shard",
+          "gpu-memory-budget"},
          {"no-ceilings", "force", "report-only"});
   if (!a.positional().empty()) throw UsageError("unexpected argument '" + a.positional()[0] + "'");
   std::optional<Shard> shard;
@@ -109,6 +112,8 @@ int cmd_reproduce(const std::vector<std::string>& argv) {
   if (auto r = a.get("reps")) base.reps = Args::to_int("reps", *r);
   base.data_dir = a.get_or("data-dir", "");
   base.ceilings = !a.flag("no-ceilings");
+  if (auto m = a.get("gpu-memory-budget"))
+    base.gpu_memory_budget = Args::to_size("gpu-memory-budget", *m);
   const bool force = a.flag("force");
   const std::string out_dir = a.get_or("out-dir", "out/reproduce-" + base.preset);
 

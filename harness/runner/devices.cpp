@@ -37,9 +37,17 @@ backend::Device* Devices::get(Kind kind, std::optional<int> index, bool required
   auto it = open_.find(key);
   if (it != open_.end()) return it->second.get();
   auto dev = backend::open_device(kind, chosen);
+  if (kind != backend::Kind::cpu) dev->set_memory_budget(budget_);
   backend::Device* raw = dev.get();
   open_[key] = std::move(dev);
   return raw;
+}
+
+void Devices::set_memory_budget(std::uint64_t bytes) {
+  budget_ = bytes;
+  for (auto& [key, dev] : open_) {
+    if (key.first != backend::Kind::cpu) dev->set_memory_budget(bytes);
+  }
 }
 
 std::vector<backend::Device*> Devices::get_several(Kind kind, std::optional<int> first, int count,

@@ -29,6 +29,11 @@ class Devices {
   // when one of its GPU-type devices is open (a CUDA-pinned page is not
   // pinned for NVIDIA's OpenCL driver, and the reverse), plain otherwise.
   backend::HostBuffer host_buffer(backend::Kind kind, std::size_t bytes);
+  // A GPU memory budget (bytes; 0: none) for every device opened, now and
+  // later (backend::Device::set_memory_budget): out-of-GPU-memory paths run on
+  // any GPU and in CI.
+  void set_memory_budget(std::uint64_t bytes);
+  std::uint64_t memory_budget() const { return budget_; }
   // Evicts the device's L2 cache (for cold measurements) by writing a scratch
   // buffer of twice its size; untimed.
   void flush_l2(backend::Device& device);
@@ -36,6 +41,7 @@ class Devices {
  private:
   std::map<std::pair<backend::Kind, int>, std::unique_ptr<backend::Device>> open_;
   std::map<backend::Device*, backend::Buffer> scratch_;
+  std::uint64_t budget_ = 0;
 };
 
 }  // namespace harness

@@ -281,6 +281,18 @@ Experiment parse_experiment(const std::string& text, const std::string& origin) 
   }
 
   e.sizes = parse_sizes(j, origin);
+  if (j.contains("gpu_memory_budget")) {
+    for (const auto& [preset, v] :
+         require(j, "gpu_memory_budget", json::value_t::object, origin).items()) {
+      if (!v.is_string())
+        throw UsageError(origin + ": gpu_memory_budget." + preset + " must be a size string");
+      try {
+        e.gpu_memory_budget[preset] = harness::parse_size(v.get<std::string>());
+      } catch (const UsageError& bad) {
+        throw UsageError(origin + ": gpu_memory_budget." + preset + ": " + bad.what());
+      }
+    }
+  }
   for (const auto& [preset, n] : require(j, "reps", json::value_t::object, origin).items()) {
     if (!n.is_number_integer() || n.get<int>() < 1)
       throw UsageError(origin + ": reps." + preset + " must be a positive integer");

@@ -58,6 +58,9 @@ struct Experiment {
   std::map<std::string, int> reps;                        // preset -> repetitions
   std::uint64_t seed_value = 42;                          // dataset seed
   std::map<std::string, AppDataset> app_datasets;         // per app, replacing dataset and sizes
+  // preset -> GPU memory budget in bytes (the spec's "gpu_memory_budget";
+  // absent: none), so a family's out-of-GPU-memory path runs at every size.
+  std::map<std::string, std::uint64_t> gpu_memory_budget;
   std::vector<Axis> axes;         // in name order (JSON objects are unordered)
   MeasurementPolicy measurement;  // as in the spec; min_reps comes from reps per preset
   ValidationPolicy validation;    // spec's; families default to their own kind

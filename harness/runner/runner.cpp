@@ -55,7 +55,7 @@ json validation_json(const ValidationPolicy& v) {
 }
 
 json experiment_json(const Experiment& e, const std::string& preset,
-                     const MeasurementPolicy& policy) {
+                     const MeasurementPolicy& policy, std::uint64_t gpu_memory_budget) {
   json axes = json::object();
   for (const auto& a : e.axes) axes[a.name] = a.values.at(preset);
   json j = {{"id", e.id},
@@ -69,6 +69,7 @@ json experiment_json(const Experiment& e, const std::string& preset,
             {"axes", axes},
             {"measurement", policy_json(policy)}};
   if (e.validation_given) j["validation"] = validation_json(e.validation);
+  if (gpu_memory_budget > 0) j["gpu_memory_budget_bytes"] = gpu_memory_budget;
   return j;
 }
 
@@ -77,11 +78,15 @@ json experiment_json(const Experiment& e, const std::string& preset,
 void add_ceilings(ResultsDocument& doc, backend::Device& device, const std::string& preset) {
   const bool small = preset == "ci" || (preset == "-" && device.info().type != "gpu");
   const std::size_t bytes = small ? (16u << 20) : (std::size_t{1} << 30);
+  // The ceilings are the device's, not the points': their buffers are outside the budget.
+  const std::uint64_t budget = device.memory_budget();
+  device.set_memory_budget(0);
   try {
     for (auto& c : measure_ceilings(device, bytes)) doc.add_ceiling(c);
   } catch (const RunError& e) {
     std::cerr << "  (ceilings not measured on " << device.info().name << ": " << e.what() << ")\n";
   }
+  device.set_memory_budget(budget);
 }
 
 bool compiled(Kind kind) {
@@ -160,7 +165,11 @@ RunSummary run_experiment(const Experiment& e, const RunOptions& o) {
     throw UsageError("unknown preset '" + o.preset + "' (known: ci, gpu, paper)");
   if (o.reps && *o.reps < 1) throw UsageError("--reps must be at least 1");
   const MeasurementPolicy policy = e.policy_for(o.preset, o.reps);
-  ResultsDocument doc(o.out_path, experiment_json(e, o.preset, policy), environment_json());
+  const auto spec_budget = e.gpu_memory_budget.find(o.preset);
+  const std::uint64_t budget = o.gpu_memory_budget                        ? *o.gpu_memory_budget
+                               : spec_budget != e.gpu_memory_budget.end() ? spec_budget->second
+                                                                          : 0;
+  ResultsDocument doc(o.out_path, experiment_json(e, o.preset, policy, budget), environment_json());
   std::cerr << fmt::format(
       "experiment {} (preset {}, {} repetitions{}) -> {}\n", e.id, o.preset, policy.min_reps,
       policy.max_reps > policy.min_reps ? fmt::format(" up to {}", policy.max_reps) : std::string(),
@@ -168,6 +177,7 @@ RunSummary run_experiment(const Experiment& e, const RunOptions& o) {
 
   // Expand runs x variants x backends x axis values into targets on devices.
   Devices devices;
+  devices.set_memory_budget(budget);
   std::vector<Target> targets;
   std::vector<backend::Device*> used;
   for (const auto& run : e.runs) {
@@ -287,10 +297,11 @@ RunSummary run_single(const SinglePoint& sp) {
   policy.min_reps = policy.max_reps = sp.reps;
   std::unique_ptr<ResultsDocument> doc;
   if (!sp.out_path.empty())
-    doc = std::make_unique<ResultsDocument>(sp.out_path, experiment_json(e, "-", policy),
-                                            environment_json());
+    doc = std::make_unique<ResultsDocument>(
+        sp.out_path, experiment_json(e, "-", policy, sp.gpu_memory_budget), environment_json());
 
   Devices devices;
+  devices.set_memory_budget(sp.gpu_memory_budget);
   Target t{&v, sp.app, params, {}, sp.backend, {}, ""};
   if (sp.backend != Kind::cpu) {
     std::string why;

@@ -20,6 +20,9 @@ struct RunOptions {
   std::string out_path;                  // results document
   std::string data_dir;                  // dataset cache ("" = default)
   bool ceilings = true;                  // measure device ceilings into the document
+  // GPU memory budget in bytes for every device (--gpu-memory-budget); unset:
+  // the spec's for the preset, else none.
+  std::optional<std::uint64_t> gpu_memory_budget;
 };
 
 struct RunSummary {
@@ -45,7 +48,8 @@ struct SinglePoint {
   std::string dump_output;  // key<TAB>value lines
   std::string out_path;     // results document (optional)
   std::string data_dir;
-  bool ceilings = true;  // with out_path: measure the device's ceilings into it
+  bool ceilings = true;                 // with out_path: measure the device's ceilings into it
+  std::uint64_t gpu_memory_budget = 0;  // bytes for every device; 0: none
 };
 RunSummary run_single(const SinglePoint& point);
 

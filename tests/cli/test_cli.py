@@ -110,6 +110,29 @@ class Errors(unittest.TestCase):
         self.expect(1, "cannot write results to '/nonexistent/r.json'", "run", "--experiment",
                     "mars.wordcount-smoke", "--out", "/nonexistent/r.json")
 
+    def test_gpu_memory_budget(self):
+        present, _ = backends()
+        self.expect(2, "option --gpu-memory-budget: invalid size '12XB'", "run", "--experiment",
+                    "mars.wordcount-smoke", "--gpu-memory-budget", "12XB")
+        if "opencl" not in present:
+            self.skipTest("no OpenCL device")
+        # Mars' buffers for 256 KiB of text do not fit 64 KiB of device memory:
+        # the points fail with the budget named, the document records it.
+        out = os.path.join(TMP, "budget.json")
+        r = harness("run", "--experiment", "mars.wordcount-smoke", "--backend", "opencl",
+                    "--gpu-memory-budget", "64KiB", "--out", out, "--no-ceilings")
+        self.assertEqual(r.returncode, 1, r.stderr)
+        with open(out) as f:
+            doc = json.load(f)
+        self.assertEqual(doc["experiment"]["gpu_memory_budget_bytes"], 65536)
+        gpu = [p for p in doc["points"] if p["backend"] == "opencl"]
+        self.assertTrue(gpu)
+        for p in gpu:
+            self.assertEqual(p["status"], "error", p["key"])
+            self.assertIn("memory budget of 65536 bytes", p["error"])
+        # The cpu baseline of the same experiment is not limited.
+        self.assertTrue(all(p["status"] == "ok" for p in doc["points"] if p["backend"] == "cpu"))
+
     def test_backend_without_device(self):
         present, compiled = backends()
         if "cuda" in present:
