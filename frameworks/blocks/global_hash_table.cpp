@@ -28,7 +28,7 @@ std::uint32_t slots_for(std::uint32_t slots, std::uint32_t entries) {
 
 }  // namespace
 
-GlobalHashTable::GlobalHashTable(mapreduce::BufferPool& pool, std::string name)
+GlobalHashTable::GlobalHashTable(BufferPool& pool, std::string name)
     : pool_(pool), name_(std::move(name)) {}
 
 void GlobalHashTable::reset(HashTableCapacity capacity) {

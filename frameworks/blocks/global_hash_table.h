@@ -32,7 +32,7 @@ struct HashTableUsage {
 class GlobalHashTable {
  public:
   // Buffers come from `pool` under names starting with `name`.
-  GlobalHashTable(mapreduce::BufferPool& pool, std::string name);
+  GlobalHashTable(BufferPool& pool, std::string name);
 
   // Buffers for `capacity` (slots raised to a power of two at least twice the
   // entries), emptied: slots and counters zeroed on the device queue.
@@ -61,7 +61,7 @@ class GlobalHashTable {
   static std::uint64_t bytes(const HashTableCapacity& capacity);
 
  private:
-  mapreduce::BufferPool& pool_;
+  BufferPool& pool_;
   std::string name_;
   HashTableCapacity capacity_;
   backend::Buffer *slots_ = nullptr, *entries_ = nullptr, *keys_ = nullptr, *node_next_ = nullptr,
