@@ -16,6 +16,7 @@
 #include "harness/core/ceilings.h"
 #include "harness/core/errors.h"
 #include "harness/runner/runner.h"
+#include "harness/suite/register_all.h"
 #include "micro/memory/memory.h"
 
 namespace harness {
