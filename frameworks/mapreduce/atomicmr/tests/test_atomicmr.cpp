@@ -7,16 +7,16 @@
 
 #include "frameworks/mapreduce/apps/registry.h"
 #include "frameworks/mapreduce/atomicmr/hash_runtime.h"
-#include "harness/backend/tests/device_fixture.h"
 #include "frameworks/mapreduce/common/tests/mapreduce_inputs.h"
 #include "frameworks/mapreduce/mars/mars_runtime.h"
+#include "harness/backend/tests/device_fixture.h"
 #include "harness/core/errors.h"
 
 namespace harness::testing {
 namespace {
 
 bool warp_runs(const apps::MapReduceApp& app) {
-  return app.jobs().empty() && mars::map_emits_one_key_size(app) > 0;
+  return app.jobs().empty() && app.map_emits_one_key_size() > 0;
 }
 
 class AtomicMrTest : public DeviceAppTest {
