@@ -5,12 +5,14 @@
 //   bench_atomics --benchmark_filter='atomics/software/atomic-add/.*' --benchmark_format=json
 //
 // Each benchmark is one point, named atomics/<variant>/<app>/<param>:<value>...,
-// run through the same PointRunner the harness uses: prepared once, then per
-// iteration reset, run and validated exactly; the iteration time is the device
-// time of its timed kernels (UseManualTime). Bytes processed are the bytes the
-// point declares (Work), items processed its first item count (atomics,
-// elements, records, matches); keyword-match runs on 4 MiB of text-zipf. The
-// context block names the device, its driver and the backend.
+// run through the same PointRunner the harness uses and the same walk
+// (harness/core/drive_point.h): prepared once, one validated warm-up, then
+// per iteration reset, run and validated exactly (a wrong result skips the
+// benchmark with its reason); the iteration time is the device time of its
+// timed kernels (UseManualTime). Bytes processed are the bytes the point
+// declares (Work), items processed its first item count (atomics, elements,
+// records, matches); keyword-match runs on 4 MiB of text-zipf. The context
+// block names the device, its driver and the backend.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -24,6 +26,7 @@
 
 #include "datasets/text_zipf.h"
 #include "harness/backend/backend.h"
+#include "harness/core/drive_point.h"
 #include "harness/core/errors.h"
 #include "harness/core/registry.h"
 #include "micro/atomics/atomics.h"
@@ -90,34 +93,38 @@ void run_point(benchmark::State& state, Bench b, harness::backend::Device* devic
     ctx.input_size = text().size();
     ctx.input_checksum = "text-zipf-4MiB-seed42";
   }
-  std::unique_ptr<harness::PointRunner> runner;
   harness::atomics::AtomicsPoint* point = nullptr;
+  harness::DriveHooks hooks;
+  hooks.warmup = 1;              // validated like every run
+  hooks.stop_at_failure = true;  // a wrong result skips the benchmark with its reason
+  hooks.another = [&state](const std::vector<harness::Repetition>&, double) {
+    return state.KeepRunning();
+  };
+  hooks.after_repetition = [&](harness::PointRunner&, const harness::Repetition& r) {
+    if (!r.failure.empty()) {
+      state.SkipWithError(r.failure.c_str());
+      return;
+    }
+    state.SetIterationTime(point->last_kernel_ms() / 1e3);
+  };
+  harness::DrivenPoint driven;
   try {
     if (variant.skip) {
       if (std::string why = variant.skip(ctx); !why.empty()) throw harness::SkipPoint(why);
     }
-    runner = variant.make(ctx);
-    runner->prepare();
-    point = dynamic_cast<harness::atomics::AtomicsPoint*>(runner.get());
-    if (!point) throw harness::RunError("not an atomics point");
-    runner->before_repetition();  // warm-up, validated like every run
-    runner->run_once();
-    if (std::string bad = runner->validate_last(); !bad.empty())
-      throw harness::RunError("warm-up: " + bad);
+    driven = harness::drive_point(
+        [&] {
+          std::unique_ptr<harness::PointRunner> runner = variant.make(ctx);
+          point = dynamic_cast<harness::atomics::AtomicsPoint*>(runner.get());
+          if (!point) throw harness::RunError("not an atomics point");
+          return runner;
+        },
+        hooks);
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());
     return;
   }
-  for (auto _ : state) {
-    runner->before_repetition();
-    runner->run_once();
-    if (std::string bad = runner->validate_last(); !bad.empty()) {
-      state.SkipWithError(bad.c_str());
-      break;
-    }
-    state.SetIterationTime(point->last_kernel_ms() / 1e3);
-  }
-  const harness::Work work = runner->work();
+  const harness::Work& work = driven.work;
   std::uint64_t bytes = 0;
   for (const auto& t : work.traffic()) bytes += t.read + t.written;
   if (bytes) state.SetBytesProcessed(static_cast<std::int64_t>(bytes) * state.iterations());

@@ -7,11 +7,13 @@
 // Each benchmark is one point of a memory variant (the parameters in its name,
 // e.g. memory/l2/group_size:256/coalescing:4; "0" sizes are chosen for the
 // device as in the harness), run through the same PointRunner the harness
-// uses: prepared once, then per iteration reset, run and validated exactly as
-// the harness does; the iteration time is the kernel's device time
-// (UseManualTime), bytes processed are the bytes the kernel moved at its
-// memory level, and the counters delivered_GBps / used_GBps are the bytes
-// delivered to and used by the SMs over the summed kernel time. The context
+// uses and the same walk (harness/core/drive_point.h): prepared once, one
+// validated warm-up, then per iteration reset, run and validated exactly as
+// the harness does (a wrong result skips the benchmark with its reason); the
+// iteration time is the kernel's device time (UseManualTime), bytes processed
+// are the bytes the kernel moved at its memory level, and the counters
+// delivered_GBps / used_GBps are the bytes delivered to and used by the SMs
+// over the summed kernel time. The context
 // block names the device, its driver and the backend. Without --backend the
 // first of cuda and opencl with a device is used (a GPU-type device first).
 #include <benchmark/benchmark.h>
@@ -26,6 +28,7 @@
 #include <vector>
 
 #include "harness/backend/backend.h"
+#include "harness/core/drive_point.h"
 #include "harness/core/errors.h"
 #include "harness/core/registry.h"
 #include "micro/bench_driver.h"
@@ -64,34 +67,38 @@ void run_point(benchmark::State& state, const harness::VariantInfo* variant, Par
   ctx.params = harness::point_defaults(*variant, app);
   for (const auto& [k, val] : params) ctx.params[k] = val;
   ctx.validation = app.validation;
-  std::unique_ptr<harness::PointRunner> runner;
   harness::memory::KernelPoint* point = nullptr;
+  double kernel_s = 0;
+  harness::DriveHooks hooks;
+  hooks.warmup = 1;              // validated like every run
+  hooks.stop_at_failure = true;  // a wrong result skips the benchmark with its reason
+  hooks.another = [&state](const std::vector<harness::Repetition>&, double) {
+    return state.KeepRunning();
+  };
+  hooks.after_repetition = [&](harness::PointRunner&, const harness::Repetition& r) {
+    if (!r.failure.empty()) {
+      state.SkipWithError(r.failure.c_str());
+      return;
+    }
+    kernel_s += point->last_kernel_ms() / 1e3;
+    state.SetIterationTime(point->last_kernel_ms() / 1e3);
+  };
+  harness::DrivenPoint driven;  // owns the runner `point` is
   try {
     if (variant->skip) {
       if (std::string why = variant->skip(ctx); !why.empty()) throw harness::SkipPoint(why);
     }
-    runner = variant->make(ctx);
-    runner->prepare();
-    point = dynamic_cast<harness::memory::KernelPoint*>(runner.get());
-    if (!point) throw harness::RunError("not a memory kernel point");
-    runner->before_repetition();  // warm-up, validated like every run
-    runner->run_once();
-    if (std::string bad = runner->validate_last(); !bad.empty())
-      throw harness::RunError("warm-up: " + bad);
+    driven = harness::drive_point(
+        [&] {
+          std::unique_ptr<harness::PointRunner> runner = variant->make(ctx);
+          point = dynamic_cast<harness::memory::KernelPoint*>(runner.get());
+          if (!point) throw harness::RunError("not a memory kernel point");
+          return runner;
+        },
+        hooks);
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());
     return;
-  }
-  double kernel_s = 0;
-  for (auto _ : state) {
-    runner->before_repetition();
-    runner->run_once();
-    if (std::string bad = runner->validate_last(); !bad.empty()) {
-      state.SkipWithError(bad.c_str());
-      break;
-    }
-    kernel_s += point->last_kernel_ms() / 1e3;
-    state.SetIterationTime(point->last_kernel_ms() / 1e3);
   }
   const auto n = static_cast<double>(state.iterations());
   state.SetBytesProcessed(static_cast<std::int64_t>(point->delivered_bytes()) * state.iterations());

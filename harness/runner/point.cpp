@@ -8,10 +8,10 @@
 #include <map>
 
 #include "harness/backend/cpu_device.h"
+#include "harness/core/drive_point.h"
 #include "harness/core/errors.h"
 #include "harness/core/rates.h"
 #include "harness/core/stats.h"
-#include "harness/core/stopwatch.h"
 #include "harness/runner/host_heap.h"
 
 namespace harness {
@@ -149,25 +149,18 @@ json run_point(const Target& t, Input& in, const PointSettings& settings,
     const backend::HostBuffer& bytes = in.for_backend(t.kind, *settings.devices);
     p["dataset"]["host_memory"] = backend::host_memory_name(bytes.kind());
     ctx.input = static_cast<const std::uint8_t*>(bytes.data());
-    std::unique_ptr<PointRunner> runner = t.variant->make(ctx);
-    runner->prepare();
-    for (int w = 0; w < policy.warmup; ++w) {  // first-touch, lazy allocation, caches
-      runner->before_repetition();
+    DriveHooks hooks;
+    hooks.warmup = policy.warmup;  // first-touch, lazy allocation, caches
+    hooks.before_run = [&] {
       flush_if_cold(t, settings);
       settle_host_heap();
-      runner->run_once();
-      if (std::string bad = runner->validate_last(); !bad.empty() && first_failure.empty())
-        first_failure = "warm-up: " + bad;
-    }
-    Stopwatch measuring;
-    while ((stopped = stop_reason(policy, totals, measuring.elapsed_ms() / 1e3)).empty()) {
-      runner->before_repetition();
-      flush_if_cold(t, settings);
-      settle_host_heap();
-      Measurement m = runner->run_once();
-      std::string bad = runner->validate_last();
-      if (!bad.empty() && first_failure.empty())
-        first_failure = fmt::format("repetition {}: {}", totals.size() + 1, bad);
+    };
+    hooks.another = [&](const std::vector<Repetition>&, double elapsed_s) {
+      stopped = stop_reason(policy, totals, elapsed_s);
+      return stopped.empty();
+    };
+    hooks.after_repetition = [&](PointRunner&, const Repetition& r) {
+      const Measurement& m = r.measurement;
       json phase_ms = json::object(), rep_counters = json::object();
       for (const auto& ph : m.phases) {
         phase_ms[ph.name] = ph.ms;
@@ -183,9 +176,11 @@ json run_point(const Target& t, Input& in, const PointSettings& settings,
       p["repetitions"].push_back({{"total_ms", m.total_ms},
                                   {"phases_ms", phase_ms},
                                   {"counters", rep_counters},
-                                  {"validation", bad.empty() ? "passed" : "failed"}});
-    }
-    Work w = runner->work();
+                                  {"validation", r.failure.empty() ? "passed" : "failed"}});
+    };
+    DrivenPoint driven = drive_point([&] { return t.variant->make(ctx); }, hooks);
+    first_failure = driven.first_failure;
+    const Work& w = driven.work;
     p["work"] = w.to_json();
     std::map<std::string, double> medians = {{"total_ms", stats::median(totals)}};
     for (const auto& [name, xs] : phases) medians[name] = stats::median(xs);
@@ -204,7 +199,7 @@ json run_point(const Target& t, Input& in, const PointSettings& settings,
             : first_failure;
     p["validation"] = v;
     if (!first_failure.empty()) p["status"] = "failed";
-    if (keep) *keep = std::move(runner);
+    if (keep) *keep = std::move(driven.runner);
   } catch (const UsageError&) {
     throw;
   } catch (const SkipPoint& e) {

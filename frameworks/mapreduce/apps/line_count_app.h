@@ -1,7 +1,8 @@
 // What the line-record apps with u32 values share (the page view jobs and
-// apps): records are whole lines, values and output values are u32, printed
-// in decimal. An app derives from this and adds its name, jobs, reference and
-// dialect files.
+// apps): records are whole lines, output values are u32, printed in decimal.
+// An app derives from this and adds its name, jobs, reference and dialect
+// files (whose facts give a job's value sizes; a chained app states its final
+// output's).
 #pragma once
 
 #include <string>
@@ -14,8 +15,6 @@ namespace harness::apps {
 
 class LineCountApp : public MapReduceApp {
  public:
-  std::uint32_t value_size() const override { return 4; }
-  std::uint32_t output_value_size() const override { return 4; }
   std::vector<std::uint32_t> split_records(const std::uint8_t* data,
                                            std::size_t size) const override {
     check_input_size(*this, size);

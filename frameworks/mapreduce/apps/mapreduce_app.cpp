@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "harness/core/errors.h"
 #include "harness/core/parallel_sort.h"
@@ -20,6 +21,19 @@ Params MapReduceApp::resolve_params(const Params& given) const {
   check_params(out);
   return out;
 }
+
+namespace {
+const DialectFacts& facts_of(const MapReduceApp& app) {
+  if (const DialectFacts* facts = app.dialect()) return *facts;
+  throw std::logic_error("app '" + app.name() +
+                         "' has no dialect facts (dialect()) and does not state its value "
+                         "sizes and reduce itself");
+}
+}  // namespace
+
+std::uint32_t MapReduceApp::value_size() const { return facts_of(*this).value_size; }
+std::uint32_t MapReduceApp::output_value_size() const { return facts_of(*this).output_value_size; }
+bool MapReduceApp::has_reduce() const { return facts_of(*this).has_reduce; }
 
 std::string MapReduceApp::param(const Params& params, const std::string& name) const {
   auto it = params.find(name);

@@ -21,6 +21,11 @@
 // EmitCtx has the app's side data, read-only, for map and reduce:
 //   ctx->side (GLOBAL const uchar*), ctx->side_size (bytes),
 //   side_u32(ctx, i), side_f32(ctx, i) (the i-th 4-byte word).
+// What the dialect files state about the functions (value sizes, reduce, the
+// optional APP_* capability macros) is read from them by the C++ compiler
+// (dialect_facts.h) and is the one source of the class's matching accessors:
+// a program's class returns its facts from dialect() and states none of them
+// again.
 #pragma once
 
 #include <cstddef>
@@ -31,6 +36,7 @@
 #include <utility>
 #include <vector>
 
+#include "frameworks/mapreduce/apps/dialect_facts.h"
 #include "harness/core/params.h"
 #include "harness/core/validation.h"
 
@@ -61,9 +67,16 @@ class MapReduceApp {
     return "frameworks/mapreduce/apps/" + name() + "/" + name() + ".clh";
   }
 
-  virtual std::uint32_t value_size() const = 0;         // sizeof(APP_VAL_T)
-  virtual std::uint32_t output_value_size() const = 0;  // sizeof(APP_OUT_T)
-  virtual bool has_reduce() const = 0;
+  // What the dialect files state (dialect_facts.h): <name>_dialect_facts()
+  // for a one-job app or a job; null for a chained app (jobs()), whose jobs
+  // have theirs, and for test doubles.
+  virtual const DialectFacts* dialect() const { return nullptr; }
+  // From dialect() (sizeof(APP_VAL_T), sizeof(APP_OUT_T), APP_HAS_REDUCE); a
+  // class without one overrides them (a chained app: its final output's), else
+  // they throw std::logic_error.
+  virtual std::uint32_t value_size() const;
+  virtual std::uint32_t output_value_size() const;
+  virtual bool has_reduce() const;
 
   // The app's own parameters, declared (registered as AppInfo::params; given
   // with --param, a spec's params or axes).
@@ -139,34 +152,47 @@ class MapReduceApp {
   // the input may be cut so that no key spans the cut and app_map over each
   // side's bytes emits what it emits over the whole. The app's dialect side
   // then defines APP_SPLITS_ANYWHERE and app_is_separator(c) with the same
-  // rule (a cut before a separator byte). Default: kNoCut (records needed).
-  // Whether the app's combiner is u32 addition (its types define
-  // APP_COMBINE_ADD_U32 1): runtimes may then combine with atomic adds.
-  virtual bool combine_is_u32_add() const { return false; }
-  // Whether app_reduce reads only value_count of its values, never their
-  // contents (page view count's job 2 counts the visits of a URL; its types
-  // define APP_REDUCE_COUNTS_VALUES 1): runtimes may then aggregate a count
-  // per key with atomic adds instead of keeping the values.
-  virtual bool reduce_counts_values() const { return false; }
-  // Map-only apps: whether map emits the same key for many pairs (an inverted
-  // index's URLs), so that a runtime that groups pairs by key has groups to
-  // form; false where keys are distinct by construction (a matrix cell, a
-  // document pair, a ranked line) or all equal (string match's pattern).
-  virtual bool map_keys_repeat() const { return false; }
-  // Whether map emits (run, one value) for every maximal run of non-separator
-  // bytes and nothing else (the dialect side defines APP_KEYS_ARE_RUNS and
-  // APP_RUN_VALUE): runtimes may then find the runs without app_map.
-  virtual bool keys_are_separator_runs() const { return false; }
+  // rule (a cut before a separator byte; apps/tests/test_dialect_facts.cpp
+  // checks the two agree). Default: kNoCut (records needed).
   static constexpr std::size_t kNoCut = static_cast<std::size_t>(-1);
   virtual std::size_t cut_at_or_after(const std::uint8_t* /*data*/, std::size_t /*size*/,
                                       std::size_t /*at*/) const {
     return kNoCut;
   }
 
+  // Capabilities runtimes may use, from dialect() (false or 0 without one):
+  // Whether the app's combiner is u32 addition (its types define
+  // APP_COMBINE_ADD_U32 1): runtimes may then combine with atomic adds.
+  bool combine_is_u32_add() const { return dialect() && dialect()->combine_add_u32; }
+  // Whether app_reduce reads only value_count of its values, never their
+  // contents (page view count's job 2 counts the visits of a URL; its types
+  // define APP_REDUCE_COUNTS_VALUES 1): runtimes may then aggregate a count
+  // per key with atomic adds instead of keeping the values.
+  bool reduce_counts_values() const { return dialect() && dialect()->reduce_counts_values; }
+  // Whether map emits (run, one value) for every maximal run of non-separator
+  // bytes and nothing else (the dialect side defines APP_KEYS_ARE_RUNS and
+  // APP_RUN_VALUE): runtimes may then find the runs without app_map.
+  bool keys_are_separator_runs() const { return dialect() && dialect()->keys_are_runs; }
+  // The key size when map emits exactly one pair per record, its key of that
+  // fixed size (the dialect defines APP_MAP_EMITS_ONE 1 and APP_KEY_SIZE):
+  // runtimes may then reserve output space for a warp's records at once
+  // (atomicmr/warp); 0 for other apps.
+  std::uint32_t map_emits_one_key_size() const { return dialect() ? dialect()->map_key_size : 0; }
+  // Whether the app has a texture path (app_map_image; its .clh defines
+  // APP_MAP_IMAGES under IMAGE2D_F32): see image_inputs.
+  bool has_image_path() const { return dialect() && dialect()->map_images > 0; }
+
+  // Map-only apps: whether map emits the same key for many pairs (an inverted
+  // index's URLs), so that a runtime that groups pairs by key has groups to
+  // form; false where keys are distinct by construction (a matrix cell, a
+  // document pair, a ranked line) or all equal (string match's pattern).
+  virtual bool map_keys_repeat() const { return false; }
+
   // The input's float matrices as images, for runtimes that read them through
   // the texture path (streammr.image): one entry per IMAGE2D_F32 argument of
-  // the app's app_map_image (APP_MAP_IMAGES in its .clh), texel (x, y) =
-  // texels[y * width + x], pointing into `data`. Empty: the app has no image path.
+  // the app's app_map_image (APP_MAP_IMAGES in its .clh; tests check the
+  // count), texel (x, y) = texels[y * width + x], pointing into `data`. Empty:
+  // the app has no image path (has_image_path).
   struct ImageInput {
     std::size_t width = 0, height = 0;
     const float* texels = nullptr;
@@ -175,7 +201,6 @@ class MapReduceApp {
                                                std::size_t /*size*/) const {
     return {};
   }
-  virtual bool has_image_path() const { return false; }
 
   // Apps of several chained MapReduce jobs (page view count: remove duplicate
   // entries, then count): the jobs in order, each a MapReduceApp of its own

@@ -10,9 +10,9 @@ namespace {
 // Whether atomicmr/warp can run the app: every job's map emits exactly one
 // pair with a fixed key size.
 bool warp_runs(const apps::MapReduceApp& app) {
-  if (app.jobs().empty()) return mars::map_emits_one_key_size(app) > 0;
+  if (app.jobs().empty()) return app.map_emits_one_key_size() > 0;
   for (const apps::MapReduceApp* job : app.jobs()) {
-    if (mars::map_emits_one_key_size(*job) == 0) return false;
+    if (job->map_emits_one_key_size() == 0) return false;
   }
   return true;
 }

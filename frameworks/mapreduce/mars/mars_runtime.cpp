@@ -1,7 +1,6 @@
 #include "frameworks/mapreduce/mars/mars_runtime.h"
 
 #include <algorithm>
-#include <regex>
 
 #include "frameworks/blocks/buffer_pool.h"
 #include "frameworks/blocks/radix_sort.h"
@@ -9,7 +8,6 @@
 #include "frameworks/mapreduce/apps/registry.h"
 #include "frameworks/mapreduce/common/mapreduce_program.h"
 #include "frameworks/mapreduce/mars/scoped_span.h"
-#include "harness/core/embedded_files.h"
 #include "harness/core/errors.h"
 #include "harness/core/stopwatch.h"
 #include "harness/dialect/dialect.h"
@@ -118,7 +116,7 @@ class Mars final : public mapreduce::Runtime {
           app.name() + "'");
     }
     if (options_.reserve == Reserve::atomic_warp) {
-      key_size_ = map_emits_one_key_size(app);
+      key_size_ = app.map_emits_one_key_size();
       if (key_size_ == 0) {
         throw UsageError(
             "atomicmr/warp reserves one pair per map call with one atomic per warp, so it runs "
@@ -624,17 +622,6 @@ Options options_from(const Params& p) {
 
 std::unique_ptr<mapreduce::Runtime> make_runtime(backend::Device& device, const Options& options) {
   return std::make_unique<Mars>(device, options);
-}
-
-std::uint32_t map_emits_one_key_size(const apps::MapReduceApp& app) {
-  const auto text = embedded_file(app.types_file());
-  if (!text) return 0;
-  const std::string types(*text);
-  static const std::regex emits_one(R"(#define\s+APP_MAP_EMITS_ONE\s+1\b)");
-  static const std::regex key_size(R"(#define\s+APP_KEY_SIZE\s+(\d+))");
-  std::smatch size;
-  if (!std::regex_search(types, emits_one) || !std::regex_search(types, size, key_size)) return 0;
-  return static_cast<std::uint32_t>(std::stoul(size[1].str()));
 }
 
 void register_variants() {

@@ -41,9 +41,4 @@ Options options_from(const Params& params);
 std::unique_ptr<mapreduce::Runtime> make_runtime(backend::Device& device, const Options& options);
 void register_variants();
 
-// The key size of an app whose map emits exactly one pair per record with a
-// fixed key size (APP_MAP_EMITS_ONE and APP_KEY_SIZE in its types file); 0
-// for other apps.
-std::uint32_t map_emits_one_key_size(const apps::MapReduceApp& app);
-
 }  // namespace harness::mars

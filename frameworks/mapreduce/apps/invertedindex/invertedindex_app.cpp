@@ -9,6 +9,9 @@
 #include "frameworks/mapreduce/apps/registry.h"
 
 namespace harness::apps {
+
+const DialectFacts& invertedindex_dialect_facts();  // invertedindex_facts.cpp
+
 namespace {
 
 // A page starts at byte 0 and at every line that begins with this marker.
@@ -99,9 +102,7 @@ class InvertedIndex final : public MapReduceApp {
            "pages start at lines beginning '<!-- page:'";
   }
   std::string default_dataset() const override { return "html-zipf"; }
-  std::uint32_t value_size() const override { return 4; }
-  std::uint32_t output_value_size() const override { return 4; }
-  bool has_reduce() const override { return false; }
+  const DialectFacts* dialect() const override { return &invertedindex_dialect_facts(); }
   bool map_keys_repeat() const override { return true; }  // a URL's links across pages
   ValidationPolicy validation() const override { return {"set", 0, 0}; }
 

@@ -12,6 +12,9 @@
 #include "harness/dialect/dialect.h"
 
 namespace harness::apps {
+
+const DialectFacts& kmeans_dialect_facts();  // kmeans_facts.cpp
+
 namespace kmeans_types {
 #include "frameworks/mapreduce/apps/kmeans/kmeans_types.clh"
 }  // namespace kmeans_types
@@ -47,9 +50,7 @@ class KMeans final : public MapReduceApp {
            "nearest of the first --param k points, reduce computes the new centroids";
   }
   std::string default_dataset() const override { return "points-f32"; }
-  std::uint32_t value_size() const override { return sizeof(KmPartial); }
-  std::uint32_t output_value_size() const override { return sizeof(KmCentroid); }
-  bool has_reduce() const override { return true; }
+  const DialectFacts* dialect() const override { return &kmeans_dialect_facts(); }
   ParamDecls params() const override {
     return {unsigned_param("k", 16, 1, 999999, "clusters (the first k points are the centroids)")};
   }

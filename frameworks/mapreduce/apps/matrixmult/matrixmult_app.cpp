@@ -8,6 +8,9 @@
 #include "harness/core/errors.h"
 
 namespace harness::apps {
+
+const DialectFacts& matrixmult_dialect_facts();  // matrixmult_facts.cpp
+
 namespace {
 
 // A (n x k) and B (k x m), in floats from the start of the input.
@@ -48,9 +51,7 @@ class MatrixMult final : public MapReduceApp {
            "((row, column), value)";
   }
   std::string default_dataset() const override { return "matrix-f32"; }
-  std::uint32_t value_size() const override { return 4; }
-  std::uint32_t output_value_size() const override { return 4; }
-  bool has_reduce() const override { return false; }
+  const DialectFacts* dialect() const override { return &matrixmult_dialect_facts(); }
   // float32 dot products of uniform [0, 1) entries, summed in another order
   // than the double reference: relative error about sqrt(k) 2^-24.
   ValidationPolicy validation() const override { return {"tolerance", 1e-4, 1e-5}; }
@@ -76,7 +77,6 @@ class MatrixMult final : public MapReduceApp {
     return {bytes, bytes + sizeof(words)};
   }
 
-  bool has_image_path() const override { return true; }
   // A as a k-wide, n-high image; B as an m-wide, k-high one (app_map_image).
   std::vector<ImageInput> image_inputs(const std::uint8_t* data, std::size_t size) const override {
     const Operands o = operands(data, size);

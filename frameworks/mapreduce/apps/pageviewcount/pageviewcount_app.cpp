@@ -19,6 +19,9 @@ class PageViewCount final : public LineCountApp {
            "duplicate entries, job 2 counts each URL's entries";
   }
   std::string default_dataset() const override { return "weblog"; }
+  // The final output: the last job's, (URL, u32 page views) per URL.
+  std::uint32_t value_size() const override { return 4; }
+  std::uint32_t output_value_size() const override { return 4; }
   bool has_reduce() const override { return true; }
   std::vector<const MapReduceApp*> jobs() const override {
     return {&pvc_dedup_job(), &pvc_count_job()};

@@ -7,6 +7,9 @@
 #include "frameworks/mapreduce/apps/weblog.h"
 
 namespace harness::apps {
+
+const DialectFacts& pvc_count_dialect_facts();  // pvc_count_facts.cpp
+
 namespace {
 
 class PvcCount final : public LineCountApp {
@@ -16,8 +19,7 @@ class PvcCount final : public LineCountApp {
     return "page view count, job 2: (URL, page views) from the distinct entries";
   }
   std::string default_dataset() const override { return "weblog"; }
-  bool has_reduce() const override { return true; }
-  bool reduce_counts_values() const override { return true; }  // APP_REDUCE_COUNTS_VALUES
+  const DialectFacts* dialect() const override { return &pvc_count_dialect_facts(); }
   // A URL's distinct entries split between two parts: the counts add.
   std::string merge_values(std::string_view a, std::string_view b) const override {
     return raw_bytes(from_raw<std::uint32_t>(a) + from_raw<std::uint32_t>(b));

@@ -7,6 +7,9 @@
 #include "frameworks/mapreduce/apps/weblog.h"
 
 namespace harness::apps {
+
+const DialectFacts& pvc_dedup_dialect_facts();  // pvc_dedup_facts.cpp
+
 namespace {
 
 class PvcDedup final : public LineCountApp {
@@ -16,7 +19,7 @@ class PvcDedup final : public LineCountApp {
     return "page view count, job 1: one (entry, length) pair per distinct log entry";
   }
   std::string default_dataset() const override { return "weblog"; }
-  bool has_reduce() const override { return true; }
+  const DialectFacts* dialect() const override { return &pvc_dedup_dialect_facts(); }
   // An entry seen in two parts of the log is still one entry.
   std::string merge_values(std::string_view a, std::string_view /*b*/) const override {
     return std::string(a);

@@ -6,6 +6,9 @@
 #include "frameworks/mapreduce/apps/registry.h"
 
 namespace harness::apps {
+
+const DialectFacts& pvr_rank_dialect_facts();  // pvr_rank_facts.cpp
+
 namespace {
 
 class PvrRank final : public LineCountApp {
@@ -15,7 +18,7 @@ class PvrRank final : public LineCountApp {
     return "page view rank, job 3: (inverted count + URL, count) per URL, sorted";
   }
   std::string default_dataset() const override { return "weblog"; }
-  bool has_reduce() const override { return false; }
+  const DialectFacts* dialect() const override { return &pvr_rank_dialect_facts(); }
   KeyValueList reference(const Params&, const std::uint8_t* data, std::size_t size) const override {
     KeyValueList out;
     const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -10,6 +10,9 @@
 #include "harness/core/errors.h"
 
 namespace harness::apps {
+
+const DialectFacts& similarity_dialect_facts();  // similarity_facts.cpp
+
 namespace {
 
 struct Vectors {
@@ -38,9 +41,7 @@ class Similarity final : public MapReduceApp {
            "map-only, emits (score, (i, j))";
   }
   std::string default_dataset() const override { return "features-f32"; }
-  std::uint32_t value_size() const override { return 8; }
-  std::uint32_t output_value_size() const override { return 8; }
-  bool has_reduce() const override { return false; }
+  const DialectFacts* dialect() const override { return &similarity_dialect_facts(); }
   ValidationPolicy validation() const override { return {"tolerance", 1e-4, 1e-6}; }
 
   std::vector<std::uint32_t> split_records(const std::uint8_t* data,

@@ -9,6 +9,9 @@
 #include "harness/core/errors.h"
 
 namespace harness::apps {
+
+const DialectFacts& stringmatch_dialect_facts();  // stringmatch_facts.cpp
+
 namespace {
 
 class StringMatch final : public MapReduceApp {
@@ -19,9 +22,7 @@ class StringMatch final : public MapReduceApp {
            "ones included); map-only, emits (pattern, byte offset)";
   }
   std::string default_dataset() const override { return "text-zipf"; }
-  std::uint32_t value_size() const override { return 4; }
-  std::uint32_t output_value_size() const override { return 4; }
-  bool has_reduce() const override { return false; }
+  const DialectFacts* dialect() const override { return &stringmatch_dialect_facts(); }
 
   // "glo" is text-zipf's third most frequent word for seed 42: about 17,700
   // matches per 4 MiB (README.md has patterns for other match counts).

@@ -8,6 +8,9 @@
 #include "frameworks/mapreduce/apps/registry.h"
 
 namespace harness::apps {
+
+const DialectFacts& wordcount_dialect_facts();  // wordcount_facts.cpp
+
 namespace {
 
 bool is_letter(std::uint8_t c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
@@ -28,9 +31,7 @@ class WordCount final : public MapReduceApp {
            "sums";
   }
   std::string default_dataset() const override { return "text-zipf"; }
-  std::uint32_t value_size() const override { return 4; }
-  std::uint32_t output_value_size() const override { return 4; }
-  bool has_reduce() const override { return true; }
+  const DialectFacts* dialect() const override { return &wordcount_dialect_facts(); }
 
   // Records are lines; a line longer than kMaxRecordBytes is cut at the first
   // non-letter byte past that length.
@@ -65,8 +66,6 @@ class WordCount final : public MapReduceApp {
   }
   // No word spans a line end.
   bool splits_at_lines() const override { return true; }
-  bool combine_is_u32_add() const override { return true; }
-  bool keys_are_separator_runs() const override { return true; }
   // Before any byte that is not a letter (wordcount.clh: app_is_separator).
   std::size_t cut_at_or_after(const std::uint8_t* data, std::size_t size,
                               std::size_t at) const override {

@@ -16,7 +16,7 @@ namespace harness::testing {
 namespace {
 
 bool warp_runs(const apps::MapReduceApp& app) {
-  return app.jobs().empty() && mars::map_emits_one_key_size(app) > 0;
+  return app.jobs().empty() && app.map_emits_one_key_size() > 0;
 }
 
 class AtomicMrTest : public DeviceAppTest {

@@ -1,0 +1,3 @@
+// stringmatch's DialectFacts, read from its dialect files (dialect_facts.h).
+#define FACTS_APP stringmatch
+#include "frameworks/mapreduce/apps/dialect_facts.inc"

@@ -1,0 +1,3 @@
+// wordcount's DialectFacts, read from its dialect files (dialect_facts.h).
+#define FACTS_APP wordcount
+#include "frameworks/mapreduce/apps/dialect_facts.inc"
