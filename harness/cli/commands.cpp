@@ -147,8 +147,8 @@ int cmd_run(const std::vector<std::string>& argv) {
   sp.input_path = a.get_or("input", "");
   sp.dataset = a.get_or("dataset", "");
   sp.size = a.get_or("size", "");
-  if (sp.input_path.empty() == sp.dataset.empty())
-    throw UsageError("give either --input FILE or --dataset D --size S");
+  if (!sp.input_path.empty() && !sp.dataset.empty())
+    throw UsageError("give either --input FILE or --dataset D --size S, not both");
   if (!sp.dataset.empty() && sp.size.empty()) throw UsageError("--dataset needs --size");
   for (const auto& kv : a.all("param")) {
     auto eq = kv.find('=');

@@ -18,7 +18,7 @@ commands:
   list                                 frameworks, variants, apps, datasets, experiments
   run --experiment ID|SPEC.json [--backend B] [--device N] [--preset ci|gpu|paper]
       [--reps N] [--out FILE] [--data-dir DIR] [--gpu-memory-budget SIZE]
-  run --framework F [--variant V] --app A (--input FILE | --dataset D --size S)
+  run --framework F [--variant V] --app A [--input FILE | --dataset D --size S]
       --backend B [--device N] [--reps N] [--param K=V]... [--dump-output OUT.tsv] [--out FILE]
       [--gpu-memory-budget SIZE]
   compare A.json B.json [--metric total_ms|PHASE]

@@ -114,6 +114,9 @@ struct AppInfo {
   std::string kind;  // "mapreduce", ...
   std::string description;
   std::string default_dataset;
+  // False for an app that makes its own data (microbenchmarks, stream graphs,
+  // tables): its points load no dataset (the spec's "dataset": "none").
+  bool reads_input = true;
   // What a correct answer means for this app; an experiment spec may override it.
   ValidationPolicy validation;
   // The app's own parameters (a pattern to match, k centroids ...): given

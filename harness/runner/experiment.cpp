@@ -189,7 +189,7 @@ Experiment parse_experiment(const std::string& text, const std::string& origin) 
   e.verdict = require(j, "verdict", json::value_t::object, origin);
   if (j.contains("plot")) e.plot = require(j, "plot", json::value_t::object, origin);
   e.dataset = text_field(j, "dataset", origin);
-  datasets::find_generator(e.dataset);  // throws for an unknown dataset
+  if (e.dataset != kNoInput) datasets::find_generator(e.dataset);  // throws for an unknown one
   if (j.contains("dataset_seed"))
     e.seed_value =
         require(j, "dataset_seed", json::value_t::number_integer, origin).get<std::uint64_t>();
@@ -280,7 +280,21 @@ Experiment parse_experiment(const std::string& text, const std::string& origin) 
     e.validation_given = true;
   }
 
-  e.sizes = parse_sizes(j, origin);
+  if (e.dataset == kNoInput) {
+    // Apps that make their own data: no sizes, every app must say so.
+    if (j.contains("sizes"))
+      throw UsageError(origin + ": 'sizes' does not go with \"dataset\": \"none\"");
+    for (const auto& run : e.runs) {
+      for (const auto& app : run.apps) {
+        if (reg.find_app(app).reads_input && !j.contains("app_datasets"))
+          throw UsageError(origin + ": app '" + app +
+                           "' reads an input: give a dataset instead of \"none\"");
+      }
+    }
+    for (const char* preset : {"ci", "gpu", "paper"}) e.sizes[preset] = {kNoInputLabel};
+  } else {
+    e.sizes = parse_sizes(j, origin);
+  }
   if (j.contains("gpu_memory_budget")) {
     for (const auto& [preset, v] :
          require(j, "gpu_memory_budget", json::value_t::object, origin).items()) {

@@ -48,12 +48,17 @@ struct AppDataset {
   std::map<std::string, std::vector<std::string>> sizes;  // preset -> size labels
 };
 
+// The dataset of an experiment whose apps read no input (AppInfo::reads_input
+// false): one point per variant, app and axis values, no size.
+inline constexpr const char* kNoInput = "none";
+inline constexpr const char* kNoInputLabel = "-";
+
 struct Experiment {
   std::string id, title, seed, claim, verdict_rule;
   nlohmann::json verdict = nlohmann::json::object();
   nlohmann::json plot = nlohmann::json::object();
   std::vector<ExperimentRun> runs;
-  std::string dataset;                                    // generator name
+  std::string dataset;  // generator name; kNoInput: the apps make their own data
   std::map<std::string, std::vector<std::string>> sizes;  // preset -> size labels
   std::map<std::string, int> reps;                        // preset -> repetitions
   std::uint64_t seed_value = 42;                          // dataset seed

@@ -26,6 +26,10 @@ json stats_json(const std::vector<double>& samples) {
 }
 
 json dataset_json(Input& in) {
+  if (in.is_none()) {
+    return {{"label", in.label()}, {"generator", nullptr}, {"path", nullptr},
+            {"size_bytes", 0},     {"seed", nullptr},      {"checksum", nullptr}};
+  }
   json j = {{"label", in.label()},
             {"path", in.file().path},
             {"size_bytes", in.file().size_bytes},
@@ -37,10 +41,12 @@ json dataset_json(Input& in) {
 
 std::string point_key(const Target& t, const Input& in) {
   const backend::Device* dev = t.device();
-  std::string key =
-      fmt::format("{}/{}/{}/{}:{}/{}/{}", t.variant->framework, t.variant->name, t.app,
-                  backend::kind_name(t.kind), dev ? dev->info().index : 0,
-                  in.file().generator.empty() ? "file" : in.file().generator, in.label());
+  std::string key = fmt::format("{}/{}/{}/{}:{}/{}/{}", t.variant->framework, t.variant->name,
+                                t.app, backend::kind_name(t.kind), dev ? dev->info().index : 0,
+                                in.is_none()                  ? "none"
+                                : in.file().generator.empty() ? "file"
+                                                              : in.file().generator,
+                                in.label());
   for (const auto& [name, value] : t.axes) key += "/" + name + "=" + value;
   return key;
 }
@@ -88,7 +94,13 @@ void flush_if_cold(const Target& t, const PointSettings& s) {
 
 }  // namespace
 
+Input Input::none() { return Input(datasets::DatasetFile{}, "-"); }
+
 const backend::HostBuffer& Input::for_backend(backend::Kind kind, Devices& devices) {
+  if (is_none()) {
+    static const backend::HostBuffer empty;
+    return empty;
+  }
   auto it = copies_.find(kind);
   if (it != copies_.end()) return it->second;
   backend::HostBuffer buffer = devices.host_buffer(kind, file_.size_bytes);
@@ -147,7 +159,7 @@ json run_point(const Target& t, Input& in, const PointSettings& settings,
       if (std::string why = t.variant->skip(ctx); !why.empty()) throw SkipPoint(why);
     }
     const backend::HostBuffer& bytes = in.for_backend(t.kind, *settings.devices);
-    p["dataset"]["host_memory"] = backend::host_memory_name(bytes.kind());
+    if (!in.is_none()) p["dataset"]["host_memory"] = backend::host_memory_name(bytes.kind());
     ctx.input = static_cast<const std::uint8_t*>(bytes.data());
     DriveHooks hooks;
     hooks.warmup = policy.warmup;  // first-touch, lazy allocation, caches

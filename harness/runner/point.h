@@ -36,6 +36,9 @@ class Input {
  public:
   Input(datasets::DatasetFile file, std::string label)
       : file_(std::move(file)), label_(std::move(label)) {}
+  // No input: points of apps that make their own data (no file, no bytes).
+  static Input none();
+  bool is_none() const { return file_.path.empty() && file_.generator.empty(); }
   const datasets::DatasetFile& file() const { return file_; }
   const std::string& label() const { return label_; }
   // The bytes in host memory suited to `kind`.

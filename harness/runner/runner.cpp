@@ -235,12 +235,15 @@ RunSummary run_experiment(const Experiment& e, const RunOptions& o) {
     };
     if (std::none_of(targets.begin(), targets.end(), in_group) || !sizes.count(o.preset)) continue;
     for (const auto& label : sizes.at(o.preset)) {
-      datasets::DatasetSpec spec{dataset, harness::parse_size(label), e.seed_value};
-      Stopwatch gen;
-      datasets::DatasetFile file = datasets::materialize(spec, cache);
-      std::cerr << fmt::format(" dataset {} {} ({}, {:.1f} s)\n", dataset, label,
-                               file.from_cache ? "cached" : "generated", gen.elapsed_ms() / 1e3);
-      Input in(std::move(file), label);
+      Input in = Input::none();
+      if (dataset != kNoInput) {
+        datasets::DatasetSpec spec{dataset, harness::parse_size(label), e.seed_value};
+        Stopwatch gen;
+        datasets::DatasetFile file = datasets::materialize(spec, cache);
+        std::cerr << fmt::format(" dataset {} {} ({}, {:.1f} s)\n", dataset, label,
+                                 file.from_cache ? "cached" : "generated", gen.elapsed_ms() / 1e3);
+        in = Input(std::move(file), label);
+      }
       for (const auto& t : targets) {
         if (!in_group(t)) continue;
         PointSettings settings;
@@ -312,8 +315,12 @@ RunSummary run_single(const SinglePoint& sp) {
     if (!why.empty()) throw UsageError(fmt::format("{}/{}: {}", sp.framework, sp.variant, why));
   }
   datasets::DatasetFile file;
-  std::string label;
-  if (!sp.input_path.empty()) {
+  std::string label = kNoInputLabel;
+  if (sp.input_path.empty() && sp.dataset.empty()) {
+    if (app.reads_input)
+      throw UsageError("app '" + sp.app +
+                       "' reads an input: give --input FILE or --dataset D --size S");
+  } else if (!sp.input_path.empty()) {
     file = datasets::describe_user_file(sp.input_path);
     label = harness::format_size(file.size_bytes);
   } else {
@@ -325,7 +332,7 @@ RunSummary run_single(const SinglePoint& sp) {
   if (doc && sp.ceilings) {
     for (backend::Device* d : t.devices) add_ceilings(*doc, *d, "-");
   }
-  Input in(std::move(file), label);
+  Input in = file.path.empty() ? Input::none() : Input(std::move(file), label);
   PointSettings settings;
   settings.policy = policy;
   settings.validation = app.validation;

@@ -23,8 +23,14 @@ void register_all() {
   if (done) return;
   done = true;
   for (const apps::MapReduceApp* app : apps::mapreduce_apps()) {
-    Registry::instance().add_app({app->name(), "mapreduce", app->description(),
-                                  app->default_dataset(), app->validation(), app->params()});
+    AppInfo info;
+    info.name = app->name();
+    info.kind = "mapreduce";
+    info.description = app->description();
+    info.default_dataset = app->default_dataset();
+    info.validation = app->validation();
+    info.params = app->params();
+    Registry::instance().add_app(std::move(info));
   }
   cpu::register_variants();
   mars::register_variants();

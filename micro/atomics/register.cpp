@@ -11,14 +11,14 @@ namespace harness::atomics {
 namespace {
 
 void add_app(const char* name, const char* description, ParamDecls params,
-             const char* dataset = "uniform-f32") {
+             const char* dataset = nullptr) {
   AppInfo app;
   app.name = name;
   app.kind = "micro";
   app.description = description;
-  // Every buffer but keyword-match's text is generated in prepare(); a tiny
-  // uniform-f32 file stands in for the runner's dataset.
-  app.default_dataset = dataset;
+  // Every buffer but keyword-match's text is generated in prepare(): no dataset.
+  app.reads_input = dataset != nullptr;
+  if (dataset) app.default_dataset = dataset;
   app.validation = {"exact", 0, 0};
   app.params = std::move(params);
   Registry::instance().add_app(std::move(app));

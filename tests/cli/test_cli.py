@@ -82,6 +82,34 @@ class Errors(unittest.TestCase):
                     "--out", os.path.join(TMP, "bad-axis-out.json"))
         self.assertFalse(os.path.exists(os.path.join(TMP, "bad-axis-out.json")))
 
+    def test_apps_without_input(self):
+        # A microbenchmark's point loads no dataset: no --input, no --dataset.
+        present, _ = backends()
+        spec = os.path.join(TMP, "none.json")
+        with open(os.path.join(SRC, "paper", "experiments", "mars.wordcount-smoke.json")) as f:
+            doc = json.load(f)
+        doc["dataset"] = "none"
+        del doc["sizes"]
+        with open(spec, "w") as f:
+            json.dump(doc, f)
+        self.expect(2, "app 'wordcount' reads an input", "run", "--experiment", spec)
+        self.expect(2, "app 'wordcount' reads an input", "run", "--framework", "cpu", "--app",
+                    "wordcount", "--backend", "cpu")
+        if "opencl" not in present:
+            self.skipTest("no OpenCL device")
+        out = os.path.join(TMP, "shared.json")
+        r = harness("run", "--framework", "memory", "--variant", "shared", "--app", "shared-read",
+                    "--backend", "opencl", "--reps", "1", "--param", "groups=2", "--param",
+                    "steps=16", "--out", out, "--no-ceilings")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(out) as f:
+            point = json.load(f)["points"][0]
+        self.assertEqual(point["status"], "ok")
+        self.assertEqual(point["dataset"]["size_bytes"], 0)
+        self.assertIsNone(point["dataset"]["path"])
+        self.assertTrue(point["key"].endswith("/none/-/groups=2/steps=16") or "/none/-" in point["key"],
+                        point["key"])
+
     def test_list_shows_declared_parameters(self):
         r = harness("list")
         self.assertEqual(r.returncode, 0, r.stderr)
