@@ -241,9 +241,12 @@ json run_point(const Target& t, Input& in, const PointSettings& settings,
                         {"cold", policy.cold}};
     json ph = json::object();
     for (const auto& name : phase_order) ph[name] = stats_json(phases[name]);
+    // A point without input is measured by the input its work declares.
+    const double bytes = in.is_none() && p.contains("work")
+                             ? p["work"].value("input_bytes", 0.0)
+                             : static_cast<double>(in.file().size_bytes);
     std::vector<double> gbps;
-    for (double ms : totals)
-      gbps.push_back(static_cast<double>(in.file().size_bytes) / 1e9 / (ms / 1e3));
+    for (double ms : totals) gbps.push_back(bytes / 1e9 / (ms / 1e3));
     stats::Summary g = stats::summarize(gbps);
     p["summary"] = {{"total_ms", stats_json(totals)},
                     {"phases_ms", ph},

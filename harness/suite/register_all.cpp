@@ -1,6 +1,7 @@
 // Every framework registers its variants here: adding a framework is one line.
 #include "harness/suite/register_all.h"
 
+#include "frameworks/blocks/benchmarks/benchmarks.h"
 #include "frameworks/mapreduce/apps/registry.h"
 #include "frameworks/mapreduce/atomicmr/atomicmr.h"
 #include "frameworks/mapreduce/coproc/coproc_runtime.h"
@@ -32,6 +33,7 @@ void register_all() {
     info.params = app->params();
     Registry::instance().add_app(std::move(info));
   }
+  blocks::register_benchmarks();
   cpu::register_variants();
   mars::register_variants();
   mars::strlib::register_family();
