@@ -13,6 +13,7 @@
 #include "frameworks/mapreduce/thrust/thrust_runtime.h"
 #include "frameworks/reduction/reduction.h"
 #include "frameworks/streamgraph/family.h"
+#include "frameworks/tables/tables.h"
 #include "harness/core/registry.h"
 #include "micro/atomics/atomics.h"
 #include "micro/memory/memory.h"
@@ -43,6 +44,7 @@ void register_all() {
   hashagg::register_variants();
   coproc::register_variants();
   reduction::register_family();
+  tables::register_family();
   streamgraph::register_family();
   memory::register_family();
   atomics::register_family();

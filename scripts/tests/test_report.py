@@ -62,6 +62,20 @@ class ReportTest(unittest.TestCase):
             f.write("/* a\n comment */\nint a; // note\n\n// only a comment\n  b();\n")
         self.assertEqual(mars_tab5.code_lines(path), 2)
 
+    def test_table_5_shows_the_experiments_counts_when_present(self):
+        sys.path.insert(0, C.SCRIPTS)
+        import report
+        pts = [C.make_v2_point("user-code", {}, framework="tables", app=a, backend="cpu", device_name="Host CPU")
+               for a in ("mars-ii", "mars-sm")]
+        pts[0]["counters"] = {"user_lines": 80.0, "paper_mars_lines": 375.0}
+        pts[1]["counters"] = {"user_lines": 24.0, "paper_mars_lines": 173.0}
+        md = "\n".join(report.tab5_section(pts))
+        self.assertIn("ours, experiment (cpu:0", md)
+        self.assertIn("| SM (stringmatch) | 24 |", md)
+        self.assertIn("| 173 | 250 |", md)
+        self.assertIn("(#exp-mars-tab5)", md)
+        self.assertNotIn("ours, experiment", "\n".join(report.tab5_section(None)))
+
     def test_figure_link_when_png_exists(self):
         os.makedirs(self.out)
         with open(os.path.join(self.out, "mars.wordcount-smoke.png"), "wb") as f:

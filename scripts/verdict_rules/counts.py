@@ -1,0 +1,70 @@
+"""Count rules: a counter of each point against another counter of the same
+point (within_factor), e.g. our lines of user code beside a paper's count."""
+
+from __future__ import annotations
+
+import json
+
+from results_doc import fmt_num, group_by_device, matches, not_skipped, series_name, stat, validation_status
+
+from .registry import rule
+from .selection import is_invalid, place
+from .verdict import decide, skipped_verdicts, verdict_for, verdict_key, NOT_RUN, Verdict
+
+
+def _counter(name) -> str:
+    if not isinstance(name, str) or not name.startswith("counter:") or name == "counter:":
+        raise ValueError(f"expected a counter metric 'counter:<name>', not {name!r}")
+    return name
+
+
+@rule("within_factor")
+def within_factor(spec: dict, points: list[dict]) -> list[Verdict]:
+    """A counter of every candidate point lies within factors of another
+    counter of the same point, per candidate device.
+
+    spec: {"candidate": matcher, "metric": "counter:<name>", "of": "counter:<name>",
+    "max_ratio": 1.5, "min_ratio": 0 (default 1 / max_ratio)}. Holds if every
+    validated candidate point has both counters, the reference positive, and
+    min_ratio <= metric / of <= max_ratio; does not hold if a ratio is outside
+    or a candidate point failed validation; not run if no validated point has
+    both counters. Points that did not run or lack a counter are listed."""
+    cand_m = spec.get("candidate") or {}
+    metric, of = _counter(spec.get("metric")), _counter(spec.get("of"))
+    max_ratio = float(spec.get("max_ratio", 2.0))
+    if max_ratio <= 0:
+        raise ValueError("'max_ratio' must be positive")
+    min_ratio = float(spec.get("min_ratio", 1.0 / max_ratio))
+    if min_ratio < 0 or min_ratio > max_ratio:
+        raise ValueError("'min_ratio' must lie in [0, max_ratio]")
+    all_cands = [p for p in points if matches(p, cand_m)]
+    if not all_cands:
+        return [verdict_for(None, NOT_RUN, f"no point matches the candidate {json.dumps(cand_m)}")]
+    a, b = metric[len("counter:"):], of[len("counter:"):]
+    out = []
+    for key, group in group_by_device(not_skipped(all_cands)).items():
+        group.sort(key=lambda p: (series_name(p), str(p.get("app"))))
+        invalid, measured, outside, missing = [], [], [], []
+        for p in group:
+            where = f"{series_name(p)} {place(p)}"
+            if is_invalid(p):
+                invalid.append(f"{where}: status {p.get('status')}, validation {validation_status(p)}")
+                continue
+            if p.get("status") != "ok":
+                missing.append(f"{where} not run ({p.get('error') or p.get('status')})")
+                continue
+            x, ref = stat(p, metric), stat(p, of)
+            if x is None or ref is None or ref <= 0:
+                missing.append(f"{where}: " + (f"no counter {a!r}" if x is None else
+                                               f"no counter {b!r}" if ref is None else f"{b} is {fmt_num(ref)}"))
+                continue
+            text = f"{p.get('app')}: {a} {x:g} = {x / ref:.2f} x {b} {ref:g}"
+            measured.append(text)
+            if not min_ratio <= x / ref <= max_ratio:
+                outside.append(text)
+        bounds = f"{min_ratio:g} <= {a} / {b} <= {max_ratio:g}"
+        out.append(decide(key, invalid=invalid, measured=measured, failing=outside, notes=missing,
+                          not_run=f"no validated point with counters {a!r} and {b!r}",
+                          fail_prefix=f"needs {bounds}: ", hold_prefix=f"every {bounds}: "))
+    out += skipped_verdicts(all_cands, {verdict_key(v) for v in out})
+    return out
