@@ -132,6 +132,25 @@ RunResult Runtime::run_records(const apps::MapReduceApp& app, const PreparedInpu
                    "'), so it cannot co-process");
 }
 
+void add_gpu_variant_rows(const std::string& framework, const ParamDecls& family,
+                          const std::vector<VariantRow>& rows, const RunsApp& runs,
+                          const DeviceRuntimeFactory& make) {
+  for (const VariantRow& row : rows) {
+    ParamDecls decls = family;
+    for (const auto& [k, value] : row.overrides) decls = with_default(std::move(decls), k, value);
+    const Params defaults = defaults_of(decls);
+    VariantInfo v;
+    v.framework = framework;
+    v.name = row.name;
+    v.description = row.description;
+    v.params = std::move(decls);
+    for (const apps::MapReduceApp* app : apps::mapreduce_apps()) {
+      if (runs(defaults, *app)) v.apps.push_back(app->name());
+    }
+    add_gpu_variant(std::move(v), make);
+  }
+}
+
 void add_gpu_variant(VariantInfo v, DeviceRuntimeFactory make) {
   v.backends = {backend::Kind::opencl, backend::Kind::cuda};
   v.make = point_factory([framework = v.framework, make](const PointContext& ctx) {

@@ -76,4 +76,18 @@ using DeviceRuntimeFactory =
     std::function<std::unique_ptr<Runtime>(backend::Device&, const Params&)>;
 void add_gpu_variant(VariantInfo v, DeviceRuntimeFactory make);
 
+// A variant that is its family's knobs with some defaults changed.
+struct VariantRow {
+  const char* name;
+  const char* description;
+  Params overrides;  // knob -> this variant's default
+};
+// Which apps a variant runs, given its knobs' defaults.
+using RunsApp = std::function<bool(const Params& defaults, const apps::MapReduceApp& app)>;
+// add_gpu_variant for each row: `framework`'s declarations `family` with the
+// row's defaults, the registered apps `runs` accepts, and `make`.
+void add_gpu_variant_rows(const std::string& framework, const ParamDecls& family,
+                          const std::vector<VariantRow>& rows, const RunsApp& runs,
+                          const DeviceRuntimeFactory& make);
+
 }  // namespace harness::mapreduce

@@ -625,12 +625,7 @@ std::unique_ptr<mapreduce::Runtime> make_runtime(backend::Device& device, const 
 }
 
 void register_variants() {
-  struct Def {
-    const char* name;
-    const char* description;
-    Params overrides;
-  };
-  const Def defs[] = {
+  const std::vector<mapreduce::VariantRow> rows = {
       {"default",
        "count + prefix-sum output, bitonic sort with key hashing, coalesced task assignment",
        {}},
@@ -652,23 +647,15 @@ void register_variants() {
        "(mars.fig8)",
        {{"vector_loads", "1"}}},
   };
-  for (const Def& d : defs) {
-    ParamDecls decls = params();
-    for (const auto& [k, value] : d.overrides) decls = with_default(std::move(decls), k, value);
-    const bool sorts = param_bool(defaults_of(decls), "sort");
-    VariantInfo v;
-    v.framework = "mars";
-    v.name = d.name;
-    v.description = d.description;
-    v.params = std::move(decls);
-    for (const apps::MapReduceApp* app : apps::mapreduce_apps()) {
-      const bool map_only = !app->has_reduce() && app->jobs().empty();
-      if (sorts || map_only) v.apps.push_back(app->name());
-    }
-    mapreduce::add_gpu_variant(std::move(v), [](backend::Device& device, const Params& params) {
-      return make_runtime(device, options_from(params));
-    });
-  }
+  mapreduce::add_gpu_variant_rows(
+      "mars", params(), rows,
+      [](const Params& defaults, const apps::MapReduceApp& app) {
+        const bool map_only = !app.has_reduce() && app.jobs().empty();
+        return param_bool(defaults, "sort") || map_only;
+      },
+      [](backend::Device& device, const Params& p) {
+        return make_runtime(device, options_from(p));
+      });
 }
 
 }  // namespace harness::mars

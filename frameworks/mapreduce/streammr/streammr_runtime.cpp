@@ -550,20 +550,10 @@ std::unique_ptr<mapreduce::Runtime> make_runtime(backend::Device& device, const 
 }
 
 void register_variants() {
-  struct Def {
-    const char* name;
-    const char* description;
-    Params overrides;
-  };
-  const Def defs[] = {
+  const std::vector<mapreduce::VariantRow> rows = {
       {"default",
        "per-work-group output with opportunistic second pass, one hash table per wavefront, "
-       "map-side combiner where the app has one, reduce over all tables + cleanup. Knobs: "
-       "size_hint (preallocated pairs per work-group, 0: one per record + 16; streammr.fig11), "
-       "key_hint (key bytes per preallocated pair, 0: 16 + 64 per group), local_values (values "
-       "the combiner's local buffer holds, 0: one per work-item; streammr.fig12), hash_mask "
-       "(hash bits kept; tests force collisions), buckets, groups (0: 32 per compute unit), "
-       "wavefront (0: the device's warp width)",
+       "map-side combiner where the app has one, reduce over all tables + cleanup",
        {}},
       {"no-combine", "as default without the map-side combiner", {{"combine", "0"}}},
       {"tree",
@@ -575,22 +565,14 @@ void register_variants() {
        "(OpenCL images, CUDA texture objects; matrixmult only; streammr.image)",
        {{"image", "1"}}},
   };
-  for (const Def& d : defs) {
-    ParamDecls decls = params();
-    for (const auto& [k, value] : d.overrides) decls = with_default(std::move(decls), k, value);
-    const bool image = param_bool(defaults_of(decls), "image");
-    VariantInfo v;
-    v.framework = "streammr";
-    v.name = d.name;
-    v.description = d.description;
-    v.params = std::move(decls);
-    for (const apps::MapReduceApp* app : apps::mapreduce_apps()) {
-      if (!image || app->has_image_path()) v.apps.push_back(app->name());
-    }
-    mapreduce::add_gpu_variant(std::move(v), [](backend::Device& device, const Params& params) {
-      return make_runtime(device, options_from(params));
-    });
-  }
+  mapreduce::add_gpu_variant_rows(
+      "streammr", params(), rows,
+      [](const Params& defaults, const apps::MapReduceApp& app) {
+        return !param_bool(defaults, "image") || app.has_image_path();
+      },
+      [](backend::Device& device, const Params& p) {
+        return make_runtime(device, options_from(p));
+      });
 }
 
 }  // namespace harness::streammr
