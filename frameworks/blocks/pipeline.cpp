@@ -52,7 +52,7 @@ std::vector<CopyComputePipeline::Piece> CopyComputePipeline::cut(
   if (nominal == 0) throw UsageError("pipeline: pieces need a nominal size of at least 1 byte");
   std::vector<Piece> pieces;
   for (std::size_t b = 0; b < size;) {
-    const std::size_t want = std::min(size, b + std::min(nominal, size - b));
+    const std::size_t want = b + std::min(nominal, size - b);
     std::size_t e = cut ? cut(want) : want;
     if (e <= b || e > size) {
       throw RunError("pipeline: the cut after byte " + std::to_string(want) + " returned " +

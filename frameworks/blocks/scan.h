@@ -12,9 +12,12 @@ class Scan {
   explicit Scan(BufferPool& pool);
   // Returned by exclusive() when the total does not fit 32 bits.
   static constexpr std::uint64_t kOverflow = std::uint64_t{1} << 32;
-  // In-place exclusive scan of data[0, n); returns the total (reads it back,
-  // which waits for the queue: callers need it to size their outputs), or
-  // kOverflow when the total is 2^32 or more (the scanned values then wrapped).
+  // In-place exclusive scan of data[0, n); returns the total, or kOverflow
+  // when the total is 2^32 or more (the scanned values then wrapped). The
+  // total is read back (a wait for the queue: callers need it to size their
+  // outputs) before the passes that add the tile offsets, which are still
+  // enqueued on return: later work on the same queue sees the finished scan,
+  // a host clock must finish the queue first.
   std::uint64_t exclusive(backend::Buffer& data, std::uint32_t n);
 
  private:

@@ -83,6 +83,16 @@ std::string number_text(double v) { return fmt::format("{}", v); }
 
 bool is_pow2(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
+// The four fields every declaration has; the builders set the rest.
+ParamDecl declare(std::string name, ParamType type, std::string def, std::string description) {
+  ParamDecl d;
+  d.name = std::move(name);
+  d.type = type;
+  d.default_value = std::move(def);
+  d.description = std::move(description);
+  return d;
+}
+
 }  // namespace
 
 const char* param_type_name(ParamType type) {
@@ -186,7 +196,8 @@ std::string ParamDecl::type_range() const {
 
 ParamDecl int_param(std::string name, std::int64_t def, std::int64_t lo, std::int64_t hi,
                     std::string description) {
-  ParamDecl d{std::move(name), ParamType::integer, std::to_string(def), std::move(description)};
+  ParamDecl d =
+      declare(std::move(name), ParamType::integer, std::to_string(def), std::move(description));
   d.int_min = lo;
   d.int_max = hi;
   return d;
@@ -194,7 +205,8 @@ ParamDecl int_param(std::string name, std::int64_t def, std::int64_t lo, std::in
 
 ParamDecl unsigned_param(std::string name, std::uint64_t def, std::uint64_t lo, std::uint64_t hi,
                          std::string description) {
-  ParamDecl d{std::move(name), ParamType::unsigned_, std::to_string(def), std::move(description)};
+  ParamDecl d =
+      declare(std::move(name), ParamType::unsigned_, std::to_string(def), std::move(description));
   d.uint_min = lo;
   d.uint_max = hi;
   return d;
@@ -209,31 +221,31 @@ ParamDecl pow2_param(std::string name, std::uint64_t def, std::uint64_t lo, std:
 }
 
 ParamDecl real_param(std::string name, double def, double lo, double hi, std::string description) {
-  ParamDecl d{std::move(name), ParamType::real, number_text(def), std::move(description)};
+  ParamDecl d = declare(std::move(name), ParamType::real, number_text(def), std::move(description));
   d.real_min = lo;
   d.real_max = hi;
   return d;
 }
 
 ParamDecl bool_param(std::string name, bool def, std::string description) {
-  return ParamDecl{std::move(name), ParamType::boolean, def ? "1" : "0", std::move(description)};
+  return declare(std::move(name), ParamType::boolean, def ? "1" : "0", std::move(description));
 }
 
 ParamDecl size_param(std::string name, std::string def, std::uint64_t lo, std::uint64_t hi,
                      std::string description) {
-  ParamDecl d{std::move(name), ParamType::size, std::move(def), std::move(description)};
+  ParamDecl d = declare(std::move(name), ParamType::size, std::move(def), std::move(description));
   d.uint_min = lo;
   d.uint_max = hi;
   return d;
 }
 
 ParamDecl string_param(std::string name, std::string def, std::string description) {
-  return ParamDecl{std::move(name), ParamType::string, std::move(def), std::move(description)};
+  return declare(std::move(name), ParamType::string, std::move(def), std::move(description));
 }
 
 ParamDecl choice_param(std::string name, std::string def, std::vector<std::string> choices,
                        std::string description) {
-  ParamDecl d{std::move(name), ParamType::choice, std::move(def), std::move(description)};
+  ParamDecl d = declare(std::move(name), ParamType::choice, std::move(def), std::move(description));
   d.choices = std::move(choices);
   return d;
 }

@@ -18,6 +18,9 @@ void register_benchmarks();
 // The bytes a point works on: the `bytes` parameter, or when it is 0, 1 GiB on
 // a GPU-type device (many times its L2) and 16 MiB elsewhere (PoCL in CI).
 std::uint64_t bench_bytes(const PointContext& ctx);
+// bench_bytes / item_bytes items; UsageError naming `who` unless 1 to max_items.
+std::uint32_t bench_items(const PointContext& ctx, std::uint64_t item_bytes,
+                          std::uint64_t max_items, const char* who);
 
 std::unique_ptr<PointRunner> make_pipeline_bench(const PointContext& ctx);
 std::unique_ptr<PointRunner> make_scan_bench(const PointContext& ctx);

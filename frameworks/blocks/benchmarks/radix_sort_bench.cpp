@@ -23,7 +23,10 @@ constexpr std::uint64_t kPasses = 4;  // 32 key bits, 8 a pass
 class RadixSortBench final : public PointRunner {
  public:
   explicit RadixSortBench(const PointContext& ctx)
-      : device_(*ctx.device), pool_(device_), sort_(pool_), n_(pairs(ctx)) {}
+      : device_(*ctx.device),
+        pool_(device_),
+        sort_(pool_),
+        n_(bench_items(ctx, 8, std::uint64_t{1} << 28, "blocks/radix-sort")) {}
 
   void prepare() override {
     keys_.resize(n_);
@@ -92,13 +95,6 @@ class RadixSortBench final : public PointRunner {
   void dump_output(std::ostream& out) const override { out << "pairs\t" << n_ << "\n"; }
 
  private:
-  static std::uint32_t pairs(const PointContext& ctx) {
-    const std::uint64_t n = bench_bytes(ctx) / 8;
-    if (n == 0 || n > (std::uint64_t{1} << 28))
-      throw UsageError("blocks/radix-sort: bytes must give 1 to 2^28 pairs");
-    return static_cast<std::uint32_t>(n);
-  }
-
   backend::Device& device_;
   BufferPool pool_;
   RadixSort sort_;

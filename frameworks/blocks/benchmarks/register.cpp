@@ -48,6 +48,15 @@ std::uint64_t bench_bytes(const PointContext& ctx) {
   return gpu ? std::uint64_t{1} << 30 : std::uint64_t{16} << 20;
 }
 
+std::uint32_t bench_items(const PointContext& ctx, std::uint64_t item_bytes,
+                          std::uint64_t max_items, const char* who) {
+  const std::uint64_t n = bench_bytes(ctx) / item_bytes;
+  if (n == 0 || n > max_items)
+    throw UsageError(std::string(who) + ": bytes must give 1 to " + std::to_string(max_items) +
+                     " items of " + std::to_string(item_bytes) + " bytes");
+  return static_cast<std::uint32_t>(n);
+}
+
 void register_benchmarks() {
   add_app("h2d-stream", "a pinned host array streamed to the device in pieces");
   add_app("scan-u32", "an exclusive prefix sum of u32 values (0 or 1)");

@@ -21,7 +21,10 @@ namespace {
 class ScanBench final : public PointRunner {
  public:
   explicit ScanBench(const PointContext& ctx)
-      : device_(*ctx.device), pool_(device_), scan_(pool_), n_(elements(ctx)) {}
+      : device_(*ctx.device),
+        pool_(device_),
+        scan_(pool_),
+        n_(bench_items(ctx, 4, UINT32_MAX, "blocks/scan")) {}
 
   void prepare() override {
     input_.resize(n_);
@@ -82,13 +85,6 @@ class ScanBench final : public PointRunner {
   }
 
  private:
-  static std::uint32_t elements(const PointContext& ctx) {
-    const std::uint64_t n = bench_bytes(ctx) / 4;
-    if (n == 0 || n > UINT32_MAX)
-      throw UsageError("blocks/scan: bytes must give 1 to 2^32-1 values");
-    return static_cast<std::uint32_t>(n);
-  }
-
   backend::Device& device_;
   BufferPool pool_;
   Scan scan_;
