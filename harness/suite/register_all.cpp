@@ -14,6 +14,8 @@
 #include "frameworks/reduction/reduction.h"
 #include "frameworks/streamgraph/family.h"
 #include "frameworks/tables/tables.h"
+#include "frameworks/workloads/cpu_mt/cpu_mt.h"
+#include "frameworks/workloads/registry.h"
 #include "harness/core/registry.h"
 #include "micro/atomics/atomics.h"
 #include "micro/memory/memory.h"
@@ -34,6 +36,16 @@ void register_all() {
     info.params = app->params();
     Registry::instance().add_app(std::move(info));
   }
+  for (const workloads::Workload* w : workloads::thesis_workloads()) {
+    AppInfo info;
+    info.name = w->name();
+    info.kind = "workload";
+    info.description = w->description();
+    info.default_dataset = w->default_dataset();
+    info.validation = w->validation();
+    info.params = w->params();
+    Registry::instance().add_app(std::move(info));
+  }
   blocks::register_benchmarks();
   cpu::register_variants();
   mars::register_variants();
@@ -46,6 +58,7 @@ void register_all() {
   reduction::register_family();
   tables::register_family();
   streamgraph::register_family();
+  workloads::register_cpu_mt();
   memory::register_family();
   atomics::register_family();
 }

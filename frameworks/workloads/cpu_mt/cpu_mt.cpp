@@ -1,0 +1,66 @@
+#include "frameworks/workloads/cpu_mt/cpu_mt.h"
+
+#include <thread>
+
+#include "frameworks/workloads/registry.h"
+#include "frameworks/workloads/workload_point.h"
+#include "harness/core/stopwatch.h"
+
+namespace harness::workloads {
+namespace {
+
+class CpuMtPoint final : public WorkloadPoint {
+ public:
+  CpuMtPoint(const PointContext& ctx, unsigned threads) : WorkloadPoint(ctx), threads_(threads) {
+    if (threads_ == 0) threads_ = std::max(1u, std::thread::hardware_concurrency());
+  }
+  Measurement run_once() override {
+    last_.reset();  // the previous output's memory is not the next run's to reuse
+    Measurement m;
+    Stopwatch clock;
+    last_ = workload_.run_cpu(ctx_.params, ctx_.input, ctx_.input_size, threads_);
+    m.total_ms = clock.elapsed_ms();
+    m.phases.push_back({"compute", m.total_ms});
+    m.counters["threads"] = threads_;
+    return m;
+  }
+  Work work() const override { return input_work(); }
+
+ private:
+  unsigned threads_;
+};
+
+std::vector<std::string> workload_names() {
+  std::vector<std::string> names;
+  for (const Workload* w : thesis_workloads()) names.push_back(w->name());
+  return names;
+}
+
+}  // namespace
+
+void register_cpu_mt() {
+  VariantInfo mt;
+  mt.framework = "cpu-mt";
+  mt.name = "default";
+  mt.description =
+      "the thesis workloads' multi-threaded CPU implementations (CPU-MT of figures 4.10, 5.14, "
+      "6.9), on every host core";
+  mt.backends = {backend::Kind::cpu};
+  mt.params = {unsigned_param("threads", 0, 0, 4096, "host threads; 0: one per core")};
+  mt.apps = workload_names();
+  mt.make = [](const PointContext& ctx) -> std::unique_ptr<PointRunner> {
+    return std::make_unique<CpuMtPoint>(ctx, param_u32(ctx.params, "threads"));
+  };
+  VariantInfo serial = mt;
+  serial.name = "serial";
+  serial.description =
+      "the same implementations on one host thread (the serial CPU baseline of figure 4.10)";
+  serial.params = {};
+  serial.make = [](const PointContext& ctx) -> std::unique_ptr<PointRunner> {
+    return std::make_unique<CpuMtPoint>(ctx, 1);
+  };
+  Registry::instance().add_variant(std::move(mt));
+  Registry::instance().add_variant(std::move(serial));
+}
+
+}  // namespace harness::workloads

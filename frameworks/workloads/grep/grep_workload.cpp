@@ -1,0 +1,84 @@
+// Grep (thesis section 5.3): the offsets of the lines that match a pattern
+// (grep_pattern.h), found by a recursive backtracking matcher, the thesis'
+// divergent case.
+#include <cstring>
+#include <mutex>
+
+#include "frameworks/workloads/access.h"
+#include "frameworks/workloads/all_workloads.h"
+#include "frameworks/workloads/grep/grep_pattern.h"
+#include "frameworks/workloads/outputs.h"
+#include "frameworks/workloads/text_chunks.h"
+#include "harness/core/parallel.h"
+
+namespace harness::workloads {
+namespace {
+
+class Grep final : public Workload {
+ public:
+  std::string name() const override { return "grep"; }
+  std::string description() const override {
+    return "byte offsets of the lines matching a pattern (c . ^ $ x*), by a recursive "
+           "backtracking matcher";
+  }
+  std::string default_dataset() const override { return "text-zipf"; }
+  std::string record_type() const override { return "variable"; }
+  std::string chapters() const override { return "ch5"; }
+  ParamDecls params() const override {
+    return {string_param("pattern", "in.*on",
+                         "Kernighan-Pike pattern: c, '.', '^' at the start, '$' at the end, x*")};
+  }
+
+  void check_input(const std::uint8_t*, std::size_t) const override {}  // any bytes are a text
+
+  // Lines end at '\n'; a last line without one counts when not empty.
+  std::unique_ptr<Output> reference(const Params& params, const std::uint8_t* data,
+                                    std::size_t size) const override {
+    const grep::Pattern p = grep::parse_pattern(param_string(params, "pattern"));
+    auto out = std::make_unique<OffsetsOutput>();
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= size; ++i) {
+      if (i < size && data[i] != '\n') continue;
+      if (i == size && start == size) break;
+      if (grep::state_set_match(p, data + start, i - start)) out->offsets().push_back(start);
+      start = i + 1;
+    }
+    return out;
+  }
+
+  std::unique_ptr<Output> run_cpu(const Params& params, const std::uint8_t* data, std::size_t size,
+                                  unsigned threads) const override {
+    const grep::Pattern p = grep::parse_pattern(param_string(params, "pattern"));
+    const auto cuts = line_cuts(data, size, threads);
+    std::vector<std::vector<std::uint64_t>> found(threads);
+    parallel_for(threads, [&](unsigned t) {
+      for (std::size_t at = cuts[t]; at < cuts[t + 1];) {
+        const void* nl = std::memchr(data + at, '\n', cuts[t + 1] - at);
+        const std::size_t end =
+            nl ? static_cast<std::size_t>(static_cast<const std::uint8_t*>(nl) - data)
+               : cuts[t + 1];
+        if (grep::backtracking_match(p, data + at, end - at)) found[t].push_back(at);
+        at = end + 1;
+      }
+    });
+    auto out = std::make_unique<OffsetsOutput>();
+    for (const auto& f : found) out->offsets().insert(out->offsets().end(), f.begin(), f.end());
+    return out;  // pieces in order, each ascending: already sorted
+  }
+
+  // Every byte is read: the matcher looks for each line's end.
+  AccessShare access_share(const Params&, const std::uint8_t*, std::size_t size) const override {
+    AccessMap map(size);
+    map.read(0, size);
+    return map.share(1);
+  }
+};
+
+}  // namespace
+
+const Workload& grep_workload() {
+  static const Grep w;
+  return w;
+}
+
+}  // namespace harness::workloads

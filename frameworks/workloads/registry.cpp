@@ -1,0 +1,27 @@
+#include "frameworks/workloads/registry.h"
+
+#include "frameworks/workloads/all_workloads.h"
+#include "harness/core/errors.h"
+
+namespace harness::workloads {
+
+const std::vector<const Workload*>& thesis_workloads() {
+  static const std::vector<const Workload*> all = {
+      // One line per workload.
+      &wc_workload(),
+      &upper_workload(),
+      &grep_workload(),
+  };
+  return all;
+}
+
+const Workload& find_workload(const std::string& name) {
+  std::string known;
+  for (const Workload* w : thesis_workloads()) {
+    if (w->name() == name) return *w;
+    known += (known.empty() ? "" : ", ") + w->name();
+  }
+  throw UsageError("unknown workload '" + name + "' (known: " + known + ")");
+}
+
+}  // namespace harness::workloads

@@ -1,0 +1,90 @@
+// wc (S-L1's stress case, thesis section 5.3): Unix `wc` of a text, lines,
+// words and bytes, each thread scanning its own chunk.
+#include <fmt/format.h>
+
+#include <atomic>
+
+#include "frameworks/workloads/access.h"
+#include "frameworks/workloads/all_workloads.h"
+#include "frameworks/workloads/outputs.h"
+#include "frameworks/workloads/text_chunks.h"
+#include "harness/core/parallel.h"
+
+namespace harness::workloads {
+namespace {
+
+// The C locale's isspace: what separates words for `wc`.
+bool is_space(std::uint8_t c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+class Wc final : public Workload {
+ public:
+  std::string name() const override { return "wc"; }
+  std::string description() const override {
+    return "Unix wc: newlines, words (maximal runs of non-space bytes, C locale) and bytes of a "
+           "text";
+  }
+  std::string default_dataset() const override { return "text-zipf"; }
+  std::string record_type() const override { return "variable"; }
+  std::string chapters() const override { return "ch5"; }
+
+  void check_input(const std::uint8_t*, std::size_t) const override {}  // any bytes are a text
+
+  // A word ends where a non-space byte is followed by a space or the end.
+  std::unique_ptr<Output> reference(const Params&, const std::uint8_t* data,
+                                    std::size_t size) const override {
+    std::int64_t lines = 0, words = 0;
+    bool in_word = false;
+    for (std::size_t i = 0; i < size; ++i) {
+      if (data[i] == '\n') ++lines;
+      if (is_space(data[i])) {
+        if (in_word) ++words;
+        in_word = false;
+      } else {
+        in_word = true;
+      }
+    }
+    if (in_word) ++words;
+    return std::make_unique<CountsOutput>(CountsOutput(
+        {{"lines", lines}, {"words", words}, {"bytes", static_cast<std::int64_t>(size)}}));
+  }
+
+  // Each thread counts newlines and word starts (a non-space byte after a
+  // space or at offset 0) in its own piece; the sums are the answer.
+  std::unique_ptr<Output> run_cpu(const Params&, const std::uint8_t* data, std::size_t size,
+                                  unsigned threads) const override {
+    const auto cuts = even_cuts(size, threads);
+    std::atomic<std::int64_t> lines{0}, words{0};
+    parallel_for(threads, [&](unsigned t) {
+      std::int64_t l = 0, w = 0;
+      bool prev_space = cuts[t] == 0 || is_space(data[cuts[t] - 1]);
+      for (std::size_t i = cuts[t]; i < cuts[t + 1]; ++i) {
+        const std::uint8_t c = data[i];
+        const bool space = is_space(c);
+        l += c == '\n';
+        w += prev_space && !space;
+        prev_space = space;
+      }
+      lines += l;
+      words += w;
+    });
+    return std::make_unique<CountsOutput>(
+        CountsOutput({{"lines", lines.load()},
+                      {"words", words.load()},
+                      {"bytes", static_cast<std::int64_t>(size)}}));
+  }
+
+  AccessShare access_share(const Params&, const std::uint8_t*, std::size_t size) const override {
+    AccessMap map(size);
+    map.read(0, size);  // every byte is classified
+    return map.share(1);
+  }
+};
+
+}  // namespace
+
+const Workload& wc_workload() {
+  static const Wc w;
+  return w;
+}
+
+}  // namespace harness::workloads

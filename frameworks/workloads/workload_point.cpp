@@ -1,0 +1,75 @@
+#include "frameworks/workloads/workload_point.h"
+
+#include <map>
+#include <mutex>
+#include <tuple>
+
+#include "frameworks/workloads/registry.h"
+#include "harness/core/errors.h"
+
+namespace harness::workloads {
+namespace {
+
+// The workload's own parameters out of a point's (which also holds the
+// variant's knobs).
+Params own_params(const Workload& w, const Params& all) {
+  Params own;
+  for (const ParamDecl& d : w.params()) {
+    auto it = all.find(d.name);
+    own[d.name] = it != all.end() ? it->second : d.default_value;
+  }
+  return own;
+}
+
+std::shared_ptr<const Output> cached_reference(const Workload& w, const Params& params,
+                                               const PointContext& ctx) {
+  static std::mutex mutex;
+  static std::map<std::tuple<std::string, Params, std::string, std::size_t>,
+                  std::shared_ptr<const Output>>
+      cache;
+  std::lock_guard lock(mutex);
+  const std::string id =
+      ctx.input_checksum.empty()
+          ? "address:" + std::to_string(reinterpret_cast<std::uintptr_t>(ctx.input))
+          : ctx.input_checksum;
+  const auto key = std::make_tuple(w.name(), own_params(w, params), id, ctx.input_size);
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    if (cache.size() > 2) cache.clear();  // inputs change between points; keep memory bounded
+    std::unique_ptr<Output> out = w.reference(params, ctx.input, ctx.input_size);
+    out->finish();
+    it = cache.emplace(key, std::shared_ptr<const Output>(std::move(out))).first;
+  }
+  return it->second;
+}
+
+}  // namespace
+
+WorkloadPoint::WorkloadPoint(const PointContext& ctx)
+    : workload_(find_workload(ctx.app)), ctx_(ctx) {}
+
+void WorkloadPoint::prepare() {
+  workload_.check_input(ctx_.input, ctx_.input_size);
+  reference_ = cached_reference(workload_, ctx_.params, ctx_);
+  prepare_run();
+}
+
+std::string WorkloadPoint::validate_last() {
+  if (!last_) return "no output (the run made none)";
+  last_->finish();
+  return last_->compare_with(*reference_, ctx_.validation);
+}
+
+void WorkloadPoint::dump_output(std::ostream& out) const {
+  if (last_) last_->dump(out);
+}
+
+Work WorkloadPoint::input_work() const {
+  Work w;
+  w.input_bytes = ctx_.input_size;
+  w.reads(level::host, ctx_.input_size);
+  if (last_) w.items("output_entries", last_->items());
+  return w;
+}
+
+}  // namespace harness::workloads
