@@ -82,9 +82,12 @@ class TableOutput final : public Output {
 class BytesOutput final : public Output {
  public:
   explicit BytesOutput(std::size_t size)
-      : bytes_(new std::uint8_t[size]), size_(size) {}  // uninitialized on purpose
+      : bytes_(new std::uint8_t[size]), view_(bytes_.get()), size_(size) {}  // uninitialized
+  // A view of bytes someone else owns (a run's in-place result).
+  BytesOutput(const std::uint8_t* view, std::size_t size) : view_(view), size_(size) {}
+  // Only for an owning output.
   std::uint8_t* data() { return bytes_.get(); }
-  const std::uint8_t* data() const { return bytes_.get(); }
+  const std::uint8_t* data() const { return view_; }
   std::size_t size() const { return size_; }
 
   std::string compare_with(const Output& expected, const ValidationPolicy& policy) const override;
@@ -93,6 +96,7 @@ class BytesOutput final : public Output {
 
  private:
   std::unique_ptr<std::uint8_t[]> bytes_;
+  const std::uint8_t* view_;
   std::size_t size_;
 };
 

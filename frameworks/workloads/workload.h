@@ -91,6 +91,17 @@ class Workload {
   // threads; written for speed, separately from the reference.
   virtual std::unique_ptr<Output> run_cpu(const Params& params, const std::uint8_t* data,
                                           std::size_t size, unsigned threads) const = 0;
+  // Workloads that modify their input in place (modifies_input) may run on a
+  // private copy of it instead: the cpu-mt point refreshes the copy untimed
+  // before every run (as a GPU family's device copy is there already), so the
+  // clock holds no allocation and no first touch of an output buffer. The
+  // returned output may view `data` (valid until the next run). Default:
+  // null, run_cpu is used.
+  virtual std::unique_ptr<Output> run_cpu_in_place(const Params& /*params*/, std::uint8_t* /*data*/,
+                                                   std::size_t /*size*/,
+                                                   unsigned /*threads*/) const {
+    return nullptr;
+  }
   // The share of the mapped input the kernel reads and writes, measured on
   // `data` by walking the access pattern of the kernel the thesis describes
   // (access.h) over every record.

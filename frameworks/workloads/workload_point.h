@@ -27,8 +27,8 @@ class WorkloadPoint : public PointRunner {
  protected:
   // The family's own set-up (buffers, kernels), untimed, after the checks.
   virtual void prepare_run() {}
-  // Bytes of the input, read from host memory once per run, and the output's
-  // entries; a family adds its own traffic.
+  // Bytes of the input, read from host memory once per run; a family adds its
+  // own traffic.
   Work input_work() const;
 
   const Workload& workload_;

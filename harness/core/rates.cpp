@@ -11,6 +11,7 @@ const std::map<std::string, std::vector<std::string>>& byte_ceilings() {
       {level::shared, {"shared_read"}},
       {level::h2d, {"h2d_pinned"}},
       {level::d2h, {"d2h_pinned"}},
+      {level::host, {"host_read"}},
   };
   return m;
 }

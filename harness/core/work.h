@@ -21,7 +21,7 @@ inline const std::string l2 = "l2";          // ceiling l2_read
 inline const std::string shared = "shared";  // on-chip shared/local memory, ceiling shared_read
 inline const std::string h2d = "h2d";        // host to device copies, ceiling h2d_pinned
 inline const std::string d2h = "d2h";        // device to host copies, ceiling d2h_pinned
-inline const std::string host = "host";      // host memory (no ceiling measured yet)
+inline const std::string host = "host";      // host memory, ceiling host_read (host_ceilings.h)
 }  // namespace level
 
 // The time a quantity is divided by: the whole repetition, or one phase.

@@ -12,6 +12,7 @@
 #include "harness/core/ceilings.h"
 #include "harness/core/environment.h"
 #include "harness/core/errors.h"
+#include "harness/core/host_ceilings.h"
 #include "harness/core/results.h"
 #include "harness/core/stopwatch.h"
 #include "harness/runner/devices.h"
@@ -87,6 +88,19 @@ void add_ceilings(ResultsDocument& doc, backend::Device& device, const std::stri
     std::cerr << "  (ceilings not measured on " << device.info().name << ": " << e.what() << ")\n";
   }
   device.set_memory_budget(budget);
+}
+
+// The host's read bandwidth, for the CPU baselines' rates: 1 GiB in the gpu
+// and paper presets, 256 MiB in ci and single runs (still past most
+// last-level caches).
+void add_host_ceilings(ResultsDocument& doc, const std::string& preset) {
+  const bool small = preset == "ci" || preset == "-";
+  const std::size_t bytes = small ? (std::size_t{256} << 20) : (std::size_t{1} << 30);
+  try {
+    for (auto& c : measure_host_ceilings(bytes)) doc.add_ceiling(c);
+  } catch (const std::exception& e) {
+    std::cerr << "  (host ceilings not measured: " << e.what() << ")\n";
+  }
 }
 
 bool compiled(Kind kind) {
@@ -219,6 +233,9 @@ RunSummary run_experiment(const Experiment& e, const RunOptions& o) {
   }
   if (o.ceilings) {
     for (backend::Device* d : used) add_ceilings(doc, *d, o.preset);
+    if (std::any_of(targets.begin(), targets.end(),
+                    [](const Target& t) { return t.kind == Kind::cpu; }))
+      add_host_ceilings(doc, o.preset);
   }
 
   RunSummary summary;
@@ -331,6 +348,7 @@ RunSummary run_single(const SinglePoint& sp) {
   }
   if (doc && sp.ceilings) {
     for (backend::Device* d : t.devices) add_ceilings(*doc, *d, "-");
+    if (sp.backend == Kind::cpu) add_host_ceilings(*doc, "-");
   }
   Input in = file.path.empty() ? Input::none() : Input(std::move(file), label);
   PointSettings settings;

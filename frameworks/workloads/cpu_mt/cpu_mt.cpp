@@ -1,5 +1,6 @@
 #include "frameworks/workloads/cpu_mt/cpu_mt.h"
 
+#include <cstring>
 #include <thread>
 
 #include "frameworks/workloads/registry.h"
@@ -14,20 +15,35 @@ class CpuMtPoint final : public WorkloadPoint {
   CpuMtPoint(const PointContext& ctx, unsigned threads) : WorkloadPoint(ctx), threads_(threads) {
     if (threads_ == 0) threads_ = std::max(1u, std::thread::hardware_concurrency());
   }
+  // In-place workloads get a private copy of the input, refreshed untimed.
+  void before_repetition() override {
+    if (!workload_.modifies_input()) return;
+    last_.reset();
+    if (!copy_) copy_.reset(new std::uint8_t[ctx_.input_size]);
+    std::memcpy(copy_.get(), ctx_.input, ctx_.input_size);
+  }
   Measurement run_once() override {
     last_.reset();  // the previous output's memory is not the next run's to reuse
     Measurement m;
     Stopwatch clock;
-    last_ = workload_.run_cpu(ctx_.params, ctx_.input, ctx_.input_size, threads_);
+    if (copy_)
+      last_ = workload_.run_cpu_in_place(ctx_.params, copy_.get(), ctx_.input_size, threads_);
+    if (!last_) last_ = workload_.run_cpu(ctx_.params, ctx_.input, ctx_.input_size, threads_);
     m.total_ms = clock.elapsed_ms();
     m.phases.push_back({"compute", m.total_ms});
     m.counters["threads"] = threads_;
     return m;
   }
-  Work work() const override { return input_work(); }
+  // An in-place workload writes its copy back (up to every byte of it).
+  Work work() const override {
+    Work w = input_work();
+    if (copy_) w.writes(level::host, ctx_.input_size);
+    return w;
+  }
 
  private:
   unsigned threads_;
+  std::unique_ptr<std::uint8_t[]> copy_;
 };
 
 std::vector<std::string> workload_names() {
