@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""End to end as a user runs a thesis workload: for every workload folder with
+examples/ (frameworks/workloads/<app>/examples):
+- `harness run --framework cpu-mt --app APP --input examples/small.* --dump-output`
+  prints exactly examples/small.expected (an answer derived by hand), and
+  scripts/<app>_check.py accepts it;
+- the same on a generated input (the app's default dataset, 1 MiB), checked by
+  the script;
+- examples/malformed.* (when present) fails with exit 1 and a message holding
+  the text of examples/malformed.error.
+Parameters for an example: examples/small.params, one name=value a line (given
+to harness as --param and to the check script as arguments)."""
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HARNESS = os.environ["HARNESS_BIN"]
+SOURCE = os.environ["HARNESS_SOURCE_DIR"]
+
+
+def run(args, **kw):
+    return subprocess.run(args, capture_output=True, text=True, **kw)
+
+
+def default_datasets():
+    out = run([HARNESS, "list"]).stdout
+    found = {}
+    for m in re.finditer(r"^\s+(\S+)\s+\(workload, dataset (\S+?),", out, re.M):
+        found[m.group(1)] = m.group(2)
+    return found
+
+
+def check_script(app):
+    for name in (app, app.replace("-", "_")):
+        path = os.path.join(SOURCE, "scripts", f"{name}_check.py")
+        if os.path.exists(path):
+            return path
+    return None
+
+
+def main():
+    datasets = default_datasets()
+    failures = []
+    folders = sorted(glob.glob(os.path.join(SOURCE, "frameworks/workloads/*/examples")))
+    if not folders:
+        print("no workload examples found")
+        return 1
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, HARNESS_DATA_DIR=os.environ.get("HARNESS_DATA_DIR", os.path.join(tmp, "data")))
+        for folder in folders:
+            app = os.path.basename(os.path.dirname(folder))
+            if app not in datasets:
+                app = app.replace("_", "-")
+            if app not in datasets:
+                failures.append(f"{folder}: no workload named after the folder")
+                continue
+            script = check_script(app)
+            if not script:
+                failures.append(f"{app}: no scripts/{app}_check.py")
+                continue
+            params = []
+            pfile = os.path.join(folder, "small.params")
+            if os.path.exists(pfile):
+                params = [l.strip() for l in open(pfile) if l.strip()]
+            param_args = [a for p in params for a in ("--param", p)]
+            inputs = [f for f in glob.glob(os.path.join(folder, "small.*"))
+                      if not f.endswith((".expected", ".params"))]
+            if len(inputs) != 1:
+                failures.append(f"{app}: expected one examples/small.<ext> input, found {inputs}")
+                continue
+            cases = [("hand-written", ["--input", inputs[0]], inputs[0])]
+            cases.append(("generated", ["--dataset", datasets[app], "--size", "1MiB"], None))
+            for label, input_args, input_path in cases:
+                dump = os.path.join(tmp, f"{app}-{label}.dump")
+                r = run([HARNESS, "run", "--framework", "cpu-mt", "--app", app, "--backend", "cpu",
+                         "--reps", "1", *input_args, *param_args, "--dump-output", dump], env=env)
+                if r.returncode != 0 or "validated" not in r.stderr:
+                    failures.append(f"{app} {label}: harness exit {r.returncode}: {r.stderr.strip()[-400:]}")
+                    continue
+                if input_path is None:
+                    data_dir = env["HARNESS_DATA_DIR"]
+                    files = [f for f in glob.glob(os.path.join(data_dir, f"{datasets[app]}-v*-seed42-1MiB.*"))
+                             if not f.endswith(".xxh64")]
+                    if len(files) != 1:
+                        failures.append(f"{app} generated: cannot find the dataset file in {data_dir}")
+                        continue
+                    input_path = files[0]
+                else:
+                    expected = open(os.path.join(folder, "small.expected"), "rb").read()
+                    if open(dump, "rb").read() != expected:
+                        failures.append(f"{app}: the dump of {os.path.basename(input_path)} differs from small.expected")
+                c = run([sys.executable, script, input_path, dump, *params])
+                if c.returncode != 0:
+                    failures.append(f"{app} {label}: {os.path.basename(script)}: {(c.stdout + c.stderr).strip()[-400:]}")
+                else:
+                    print(f"{app} {label}: {c.stdout.strip()}")
+            for bad in glob.glob(os.path.join(folder, "malformed.*")):
+                if bad.endswith(".error"):
+                    continue
+                want = open(os.path.splitext(bad)[0] + ".error").read().strip()
+                r = run([HARNESS, "run", "--framework", "cpu-mt", "--app", app, "--backend", "cpu",
+                         "--reps", "1", "--input", bad, *param_args], env=env)
+                if r.returncode != 1 or want not in r.stderr:
+                    failures.append(f"{app} {os.path.basename(bad)}: exit {r.returncode} (expected 1), "
+                                    f"stderr lacks {want!r}: {r.stderr.strip()[-300:]}")
+                else:
+                    print(f"{app} {os.path.basename(bad)}: exit 1, '{want}'")
+    for f in failures:
+        print("FAIL", f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
