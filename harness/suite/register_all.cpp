@@ -16,6 +16,7 @@
 #include "frameworks/tables/tables.h"
 #include "frameworks/workloads/cpu_mt/cpu_mt.h"
 #include "frameworks/workloads/registry.h"
+#include "frameworks/workloads/tables/workload_tables.h"
 #include "harness/core/registry.h"
 #include "micro/atomics/atomics.h"
 #include "micro/memory/memory.h"
@@ -59,6 +60,7 @@ void register_all() {
   tables::register_family();
   streamgraph::register_family();
   workloads::register_cpu_mt();
+  workloads::register_workload_tables();
   memory::register_family();
   atomics::register_family();
 }
