@@ -11,6 +11,8 @@ const std::vector<const Workload*>& thesis_workloads() {
       &wc_workload(),
       &upper_workload(),
       &grep_workload(),
+      &mastercard_workload(),
+      &mastercard_indexed_workload(),
   };
   return all;
 }
