@@ -8,5 +8,7 @@ namespace harness::workloads {
 const Workload& wc_workload();
 const Workload& upper_workload();
 const Workload& grep_workload();
+const Workload& kmeans_particles_workload();
+const Workload& netflix_workload();
 
 }  // namespace harness::workloads

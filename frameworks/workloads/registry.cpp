@@ -11,6 +11,8 @@ const std::vector<const Workload*>& thesis_workloads() {
       &wc_workload(),
       &upper_workload(),
       &grep_workload(),
+      &kmeans_particles_workload(),
+      &netflix_workload(),
   };
   return all;
 }
