@@ -20,7 +20,9 @@
 #include <vector>
 
 #include "datasets/html_zipf.h"
+#include "datasets/netflix_pairs.h"
 #include "datasets/npy_generators.h"
+#include "datasets/particles.h"
 #include "datasets/strops.h"
 #include "datasets/text_zipf.h"
 #include "datasets/transactions.h"
@@ -41,6 +43,8 @@ const std::vector<const Generator*>& generators() {
         &matrix_f32_generator(), &features_f32_generator(), &points_f32_generator(),
         &weblog_generator(),     &strops_generator(),
         &transactions_generator(),
+        &particles_generator(),
+        &netflix_pairs_generator(),
     };
     std::sort(list.begin(), list.end(),
               [](const Generator* a, const Generator* b) { return a->name() < b->name(); });

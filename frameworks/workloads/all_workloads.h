@@ -10,5 +10,7 @@ const Workload& upper_workload();
 const Workload& grep_workload();
 const Workload& mastercard_workload();
 const Workload& mastercard_indexed_workload();
+const Workload& kmeans_particles_workload();
+const Workload& netflix_workload();
 
 }  // namespace harness::workloads

@@ -13,6 +13,8 @@ const std::vector<const Workload*>& thesis_workloads() {
       &grep_workload(),
       &mastercard_workload(),
       &mastercard_indexed_workload(),
+      &kmeans_particles_workload(),
+      &netflix_workload(),
   };
   return all;
 }
