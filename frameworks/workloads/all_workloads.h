@@ -8,5 +8,7 @@ namespace harness::workloads {
 const Workload& wc_workload();
 const Workload& upper_workload();
 const Workload& grep_workload();
+const Workload& opinion_finder_workload();
+const Workload& dna_assembly_workload();
 
 }  // namespace harness::workloads

@@ -11,6 +11,8 @@ const std::vector<const Workload*>& thesis_workloads() {
       &wc_workload(),
       &upper_workload(),
       &grep_workload(),
+      &opinion_finder_workload(),
+      &dna_assembly_workload(),
   };
   return all;
 }
