@@ -19,6 +19,7 @@
 #include <streambuf>
 #include <vector>
 
+#include "datasets/dna_fragments.h"
 #include "datasets/html_zipf.h"
 #include "datasets/netflix_pairs.h"
 #include "datasets/npy_generators.h"
@@ -26,6 +27,7 @@
 #include "datasets/strops.h"
 #include "datasets/text_zipf.h"
 #include "datasets/transactions.h"
+#include "datasets/tweets.h"
 #include "datasets/uniform_f32.h"
 #include "datasets/weblog.h"
 #include "datasets/xxhash.h"
@@ -45,6 +47,8 @@ const std::vector<const Generator*>& generators() {
         &transactions_generator(),
         &particles_generator(),
         &netflix_pairs_generator(),
+        &tweets_generator(),
+        &dna_fragments_generator(),
     };
     std::sort(list.begin(), list.end(),
               [](const Generator* a, const Generator* b) { return a->name() < b->name(); });

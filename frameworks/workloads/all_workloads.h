@@ -12,5 +12,7 @@ const Workload& mastercard_workload();
 const Workload& mastercard_indexed_workload();
 const Workload& kmeans_particles_workload();
 const Workload& netflix_workload();
+const Workload& opinion_finder_workload();
+const Workload& dna_assembly_workload();
 
 }  // namespace harness::workloads

@@ -15,6 +15,8 @@ const std::vector<const Workload*>& thesis_workloads() {
       &mastercard_indexed_workload(),
       &kmeans_particles_workload(),
       &netflix_workload(),
+      &opinion_finder_workload(),
+      &dna_assembly_workload(),
   };
   return all;
 }

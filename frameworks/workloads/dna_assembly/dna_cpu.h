@@ -1,0 +1,21 @@
+// DNA Assembly's CPU-MT implementation (dna_cpu.cpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "frameworks/workloads/dna_assembly/dna_part_table.h"
+
+namespace harness::workloads::dna {
+
+// Parts are split among kPartitions tables by their hash's top bits.
+inline constexpr unsigned kPartitionBits = 8;
+inline constexpr std::size_t kPartitions = std::size_t{1} << kPartitionBits;
+
+// The parts of the whole records of data[0, size) on `threads` threads: one
+// table per partition, each part in the table of its partition.
+std::vector<PartTable> count_parts_parallel(const std::uint8_t* data, std::size_t size,
+                                            unsigned threads);
+
+}  // namespace harness::workloads::dna

@@ -1,0 +1,31 @@
+// The CPU-MT run's answer as it leaves the run: the partition tables of packed
+// parts. finish() (untimed) decodes them into the workload's TableOutput
+// (dna_format.h's parts_table), which compares and dumps.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "frameworks/workloads/dna_assembly/dna_part_table.h"
+#include "frameworks/workloads/outputs.h"
+
+namespace harness::workloads::dna {
+
+class PackedPartsOutput final : public Output {
+ public:
+  explicit PackedPartsOutput(std::vector<PartTable> partitions)
+      : partitions_(std::move(partitions)) {}
+
+  void finish() override;
+  // `expected`: a TableOutput (the reference's) or another PackedPartsOutput.
+  std::string compare_with(const Output& expected, const ValidationPolicy& policy) const override;
+  void dump(std::ostream& out) const override;
+  std::uint64_t items() const override;
+  const TableOutput& table() const;  // after finish(); std::logic_error before
+
+ private:
+  std::vector<PartTable> partitions_;  // released by finish()
+  std::unique_ptr<TableOutput> table_;
+};
+
+}  // namespace harness::workloads::dna
