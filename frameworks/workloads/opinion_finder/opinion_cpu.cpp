@@ -2,9 +2,9 @@
 // One SIMD pass over a tweet's text (opinion_text_scan.h) gives its letters
 // and where each keyword's first two letters start; a keyword is looked for
 // only at those of them that start a word, compared as two integers. Only
-// the tweets that mention the subject (about a tenth) are scored, word by
-// word through a packed dictionary (opinion_word_table.h). No allocation per
-// record.
+// the tweets that mention the subject (about a tenth) are scored: their words
+// listed from the letter bits, looked up in a packed dictionary
+// (opinion_word_table.h). No allocation per record.
 #include "frameworks/workloads/opinion_finder/opinion_cpu.h"
 
 #include <algorithm>
@@ -50,26 +50,39 @@ bool mentions(const std::uint8_t* text, const TextBits& letters,
   return false;
 }
 
-void score(const std::uint8_t* text, const TextBits& letters, const WordTable& dict, Tally& t) {
+// A tweet's words in order: where each starts and how many letters it has.
+struct WordList {
+  std::uint8_t start[kTextBytes];
+  std::uint8_t letters[kTextBytes];
+  std::size_t count = 0;
+};
+
+void list_words(const TextBits& letters, WordList& words) {
+  std::size_t n = 0;
+  letters.run_starts().for_each_set(
+      [&](std::size_t bit) { words.start[n++] = static_cast<std::uint8_t>(bit); });
+  n = 0;
+  letters.run_ends().for_each_set([&](std::size_t last) {
+    words.letters[n] = static_cast<std::uint8_t>(last + 1 - words.start[n]);
+    ++n;
+  });
+  words.count = n;
+}
+
+// The dictionary lookups of a tweet's words are independent of each other;
+// only the factor and the sums carry from word to word, updated without
+// branches, so the lookups of successive words overlap.
+void score(const std::uint8_t* text, const WordList& words, const WordTable& dict, Tally& t) {
   std::int64_t factor = 1;  // of the adverbs right before the current word
-  for (std::size_t at = letters.next_set(0); at < kTextBytes;) {
-    const std::size_t end = letters.next_clear(at);
-    const std::size_t n = end - at;
-    const std::uint8_t classes = n <= kMaxWordLetters ? dict.classes(load_word(text + at, n)) : 0;
-    if (classes & kPositive) {
-      t.score += factor;
-      ++t.positive_words;
-      factor = 1;
-    } else if (classes & kNegative) {
-      t.score -= factor;
-      ++t.negative_words;
-      factor = 1;
-    } else if (classes & kAdverb) {
-      factor = std::min(2 * factor, kMaxAdverbFactor);
-    } else {
-      factor = 1;
-    }
-    at = letters.next_set(end);
+  for (std::size_t i = 0; i < words.count; ++i) {
+    const std::size_t n = words.letters[i];
+    const std::uint8_t classes =
+        n <= kMaxWordLetters ? dict.classes(load_word(text + words.start[i], n)) : 0;
+    const std::int64_t positive = classes & kPositive, negative = (classes & kNegative) != 0;
+    t.score += (positive - negative) * factor;
+    t.positive_words += positive;
+    t.negative_words += negative;
+    factor = classes & kAdverb ? std::min(2 * factor, kMaxAdverbFactor) : 1;
   }
 }
 
@@ -93,12 +106,14 @@ Tally tally_parallel(const std::vector<std::string>& keyword_list, const std::ui
   parallel_for(threads, [&](unsigned w) {
     Tally t;
     std::vector<TextBits> prefix_bits(prefixes.size());
+    WordList words;
     for (std::size_t r = cuts[w]; r < cuts[w + 1]; ++r) {
       const std::uint8_t* text = data + r * kRecordBytes;
       const TextBits letters = scan_text(text, prefixes, prefix_bits);
       if (mentions(text, letters, prefix_bits, keywords)) {
         ++t.mentioning;
-        score(text, letters, dict, t);
+        list_words(letters, words);
+        score(text, words, dict, t);
       }
     }
     t.tweets = static_cast<std::int64_t>(cuts[w + 1] - cuts[w]);

@@ -38,6 +38,23 @@ class TextBits {
     }
     return s;
   }
+  // The bits set whose upper neighbour is clear: where runs of set bits end.
+  TextBits run_ends() const {
+    TextBits e;
+    for (std::size_t w = 0; w < kWords; ++w) {
+      const std::uint64_t above = bits_[w] >> 1 | (w + 1 < kWords ? bits_[w + 1] << 63 : 0);
+      e.bits_[w] = bits_[w] & ~above;
+    }
+    return e;
+  }
+  // Calls fn(bit) for each set bit, ascending.
+  template <typename Fn>
+  void for_each_set(Fn&& fn) const {
+    for (std::size_t w = 0; w < kWords; ++w) {
+      for (std::uint64_t b = bits_[w]; b != 0; b &= b - 1)
+        fn(w * 64 + static_cast<std::size_t>(std::countr_zero(b)));
+    }
+  }
   TextBits operator&(const TextBits& o) const {
     TextBits r;
     for (std::size_t w = 0; w < kWords; ++w) r.bits_[w] = bits_[w] & o.bits_[w];
