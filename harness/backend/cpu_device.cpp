@@ -1,5 +1,7 @@
 #include "harness/backend/cpu_device.h"
 
+#include "harness/core/huge_page_array.h"
+
 #include <unistd.h>
 
 #include <cstdlib>
@@ -90,22 +92,28 @@ class HostQueue final : public Queue {
 };
 
 class HostDevice final : public Device {
+  // Large buffers on transparent huge pages (huge_page_array.h): the CPU
+  // runtimes scan gigabytes of them.
+  static void* allocate(std::size_t bytes) {
+    try {
+      return allocate_huge(bytes ? bytes : 1);
+    } catch (const std::bad_alloc&) {
+      throw DeviceOutOfMemory("out of host memory allocating " + std::to_string(bytes) + " bytes");
+    }
+  }
+
  public:
   HostDevice() : info_(list_devices().front()) {}
   const DeviceInfo& info() const override { return info_; }
   Buffer allocate_memory(std::size_t bytes) override {
-    void* p = std::malloc(bytes ? bytes : 1);
-    if (!p)
-      throw DeviceOutOfMemory("out of host memory allocating " + std::to_string(bytes) + " bytes");
+    void* p = allocate(bytes);
     return Buffer(p, bytes, [](void* q) { std::free(q); });
   }
   using Device::allocate_host;
   // Every kind is plain memory; mapped memory's device view is the same
   // pointer (owned by the HostBuffer).
   HostBuffer allocate_host(std::size_t bytes, HostMemory kind) override {
-    void* p = std::malloc(bytes ? bytes : 1);
-    if (!p)
-      throw DeviceOutOfMemory("out of host memory allocating " + std::to_string(bytes) + " bytes");
+    void* p = allocate(bytes);
     if (kind != HostMemory::mapped) {
       return HostBuffer(
           p, bytes, [](void* q) { std::free(q); }, kind);

@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "harness/core/huge_page_array.h"
 #include "harness/core/parallel.h"
 #include "harness/core/stats.h"
 #include "harness/core/stopwatch.h"
@@ -17,7 +18,7 @@ namespace harness {
 nlohmann::json measure_host_ceilings(std::size_t bytes, int reps) {
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   const std::size_t words = bytes / sizeof(std::uint64_t);
-  std::unique_ptr<std::uint64_t[]> buffer(new std::uint64_t[words]);
+  HugePageArray<std::uint64_t> buffer(words);  // as the cpu backend's inputs are
   auto slice = [&](unsigned t, std::size_t& begin, std::size_t& end) {
     begin = words / threads * t;
     end = t + 1 == threads ? words : words / threads * (t + 1);
@@ -34,17 +35,17 @@ nlohmann::json measure_host_ceilings(std::size_t bytes, int reps) {
     parallel_for(threads, [&](unsigned t) {
       std::size_t b, e;
       slice(t, b, e);
-      // Four independent sums keep several loads in flight per thread.
-      std::uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      // Independent sums over a cache line keep several loads in flight.
+      const std::uint64_t* const words_of = buffer.data();
+      std::uint64_t s[8] = {};
       std::size_t i = b;
-      for (; i + 4 <= e; i += 4) {
-        s0 += buffer[i];
-        s1 += buffer[i + 1];
-        s2 += buffer[i + 2];
-        s3 += buffer[i + 3];
+      for (; i + 8 <= e; i += 8) {
+        for (int k = 0; k < 8; ++k) s[k] += words_of[i + k];
       }
-      for (; i < e; ++i) s0 += buffer[i];
-      sink += s0 + s1 + s2 + s3;
+      for (; i < e; ++i) s[0] += words_of[i];
+      std::uint64_t total = 0;
+      for (std::uint64_t v : s) total += v;
+      sink += total;
     });
     if (r >= 0) ms.push_back(clock.elapsed_ms());
   }

@@ -5,6 +5,7 @@
 
 #include "frameworks/workloads/registry.h"
 #include "frameworks/workloads/workload_point.h"
+#include "harness/core/huge_page_array.h"
 #include "harness/core/stopwatch.h"
 
 namespace harness::workloads {
@@ -17,17 +18,18 @@ class CpuMtPoint final : public WorkloadPoint {
   }
   // In-place workloads get a private copy of the input, refreshed untimed.
   void before_repetition() override {
-    if (!workload_.modifies_input()) return;
+    if (!workload_.modifies_input() || ctx_.input_size == 0) return;
     last_.reset();
-    if (!copy_) copy_.reset(new std::uint8_t[ctx_.input_size]);
-    std::memcpy(copy_.get(), ctx_.input, ctx_.input_size);
+    if (copy_.size() != ctx_.input_size) copy_ = HugePageArray<std::uint8_t>(ctx_.input_size);
+    std::memcpy(copy_.data(), ctx_.input, ctx_.input_size);
   }
   Measurement run_once() override {
     last_.reset();  // the previous output's memory is not the next run's to reuse
     Measurement m;
     Stopwatch clock;
-    if (copy_)
-      last_ = workload_.run_cpu_in_place(ctx_.params, copy_.get(), ctx_.input_size, threads_);
+    if (copy_.size() == ctx_.input_size && ctx_.input_size > 0)
+      last_ = workload_.run_cpu_in_place(ctx_.params, copy_.data(), ctx_.input_size, threads_);
+    in_place_ = last_ != nullptr;
     if (!last_) last_ = workload_.run_cpu(ctx_.params, ctx_.input, ctx_.input_size, threads_);
     m.total_ms = clock.elapsed_ms();
     m.phases.push_back({"compute", m.total_ms});
@@ -37,13 +39,14 @@ class CpuMtPoint final : public WorkloadPoint {
   // An in-place workload writes its copy back (up to every byte of it).
   Work work() const override {
     Work w = input_work();
-    if (copy_) w.writes(level::host, ctx_.input_size);
+    if (in_place_) w.writes(level::host, ctx_.input_size);
     return w;
   }
 
  private:
   unsigned threads_;
-  std::unique_ptr<std::uint8_t[]> copy_;
+  HugePageArray<std::uint8_t> copy_;
+  bool in_place_ = false;  // the last run rewrote copy_
 };
 
 std::vector<std::string> workload_names() {

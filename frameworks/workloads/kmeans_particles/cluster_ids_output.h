@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "frameworks/workloads/huge_page_array.h"
+#include "harness/core/huge_page_array.h"
 #include "frameworks/workloads/workload.h"
 
 namespace harness::workloads::kmeans_particles {

@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "frameworks/workloads/huge_page_array.h"
+#include "harness/core/huge_page_array.h"
 #include "frameworks/workloads/netflix/netflix_format.h"
 #include "frameworks/workloads/text_chunks.h"
 #include "harness/core/parallel.h"

@@ -12,7 +12,7 @@
 #include <span>
 #include <vector>
 
-#include "frameworks/workloads/huge_page_array.h"
+#include "harness/core/huge_page_array.h"
 #include "frameworks/workloads/workload.h"
 
 namespace harness::workloads::netflix {
