@@ -19,8 +19,10 @@
 #include <streambuf>
 #include <vector>
 
+#include "datasets/geo_articles.h"
 #include "datasets/html_zipf.h"
 #include "datasets/npy_generators.h"
+#include "datasets/patent_citations.h"
 #include "datasets/strops.h"
 #include "datasets/text_zipf.h"
 #include "datasets/uniform_f32.h"
@@ -39,6 +41,8 @@ const std::vector<const Generator*>& generators() {
         &text_zipf_generator(),  &html_zipf_generator(),    &uniform_f32_generator(),
         &matrix_f32_generator(), &features_f32_generator(), &points_f32_generator(),
         &weblog_generator(),     &strops_generator(),
+        &patent_citations_generator(),
+        &geo_articles_generator(),
     };
     std::sort(list.begin(), list.end(),
               [](const Generator* a, const Generator* b) { return a->name() < b->name(); });

@@ -8,5 +8,7 @@ namespace harness::workloads {
 const Workload& wc_workload();
 const Workload& upper_workload();
 const Workload& grep_workload();
+const Workload& patent_citation_workload();
+const Workload& geo_location_workload();
 
 }  // namespace harness::workloads

@@ -11,6 +11,8 @@ const std::vector<const Workload*>& thesis_workloads() {
       &wc_workload(),
       &upper_workload(),
       &grep_workload(),
+      &patent_citation_workload(),
+      &geo_location_workload(),
   };
   return all;
 }
