@@ -31,9 +31,17 @@ std::uint32_t draw_count(const ZipfTable& counts, Rng& rng, std::uint64_t record
   return static_cast<std::uint32_t>(std::min<std::uint64_t>(counts.sample(rng) + 1, records_left));
 }
 
+[[noreturn]] void too_many(std::uint64_t records) {
+  throw UsageError(fmt::format(
+      "patent-citations: {} records need patent numbers past 8 digits; ask for at most about 13GB",
+      records));
+}
+
 // Replays every chunk's citation counts (the count stream of each chunk,
 // in parallel) to number its patents.
 Layout lay_out(std::uint64_t records, std::uint64_t seed, const ZipfTable& counts) {
+  // At most 20 citations per patent: sure to overflow, no need to count.
+  if (records / kPatentMaxCitations > kMaxNumber - kPatentFirstNumber) too_many(records);
   const std::uint64_t chunks = (records + kPatentChunkRecords - 1) / kPatentChunkRecords;
   std::vector<std::uint64_t> patents_in(chunks);
   const unsigned workers = static_cast<unsigned>(
@@ -51,11 +59,7 @@ Layout lay_out(std::uint64_t records, std::uint64_t seed, const ZipfTable& count
     layout.first_patent.push_back(layout.patents);
     layout.patents += patents_in[c];
   }
-  if (kPatentFirstNumber + layout.patents - 1 > kMaxNumber)
-    throw UsageError(fmt::format(
-        "patent-citations: {} records need patent numbers up to {}, past 8 digits; ask for at "
-        "most about 13GB",
-        records, kPatentFirstNumber + layout.patents - 1));
+  if (kPatentFirstNumber + layout.patents - 1 > kMaxNumber) too_many(records);
   return layout;
 }
 

@@ -124,6 +124,10 @@ TEST(GeoArticlesGenerator, DeterministicWholeLinesOfTheRequestedSize) {
   }
 }
 
+TEST(GeoArticlesGenerator, RefusesSizesWhoseIdsPass32Bits) {
+  EXPECT_THROW(generate("geo-articles", std::uint64_t{200} << 30), UsageError);
+}
+
 TEST(GeoArticlesGenerator, ZipfPopularPlacesIncreasingIdsAndTimes) {
   const std::uint64_t size = 6 << 20;  // two chunks
   const std::string file = generate("geo-articles", size);

@@ -145,6 +145,10 @@ TEST(PatentCitationsGenerator, DeterministicWholeRecordsOfTheRequestedSize) {
   }
 }
 
+TEST(PatentCitationsGenerator, RefusesSizesWhoseNumbersPassEightDigits) {
+  EXPECT_THROW(generate("patent-citations", std::uint64_t{40} << 30), UsageError);
+}
+
 TEST(PatentCitationsGenerator, PatentsCiteEarlierPopularAndRecentPatents) {
   const std::string file = generate("patent-citations", 6 << 20);  // two chunks
   const auto patents = citing_patents(file);
