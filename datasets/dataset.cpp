@@ -20,10 +20,12 @@
 #include <vector>
 
 #include "datasets/dna_fragments.h"
+#include "datasets/geo_articles.h"
 #include "datasets/html_zipf.h"
 #include "datasets/netflix_pairs.h"
 #include "datasets/npy_generators.h"
 #include "datasets/particles.h"
+#include "datasets/patent_citations.h"
 #include "datasets/strops.h"
 #include "datasets/text_zipf.h"
 #include "datasets/transactions.h"
@@ -41,14 +43,11 @@ const std::vector<const Generator*>& generators() {
   static const std::vector<const Generator*> all = [] {
     std::vector<const Generator*> list = {
         // One line per generator.
-        &text_zipf_generator(),  &html_zipf_generator(),    &uniform_f32_generator(),
-        &matrix_f32_generator(), &features_f32_generator(), &points_f32_generator(),
-        &weblog_generator(),     &strops_generator(),
-        &transactions_generator(),
-        &particles_generator(),
-        &netflix_pairs_generator(),
-        &tweets_generator(),
-        &dna_fragments_generator(),
+        &text_zipf_generator(),     &html_zipf_generator(),        &uniform_f32_generator(),
+        &matrix_f32_generator(),    &features_f32_generator(),     &points_f32_generator(),
+        &weblog_generator(),        &strops_generator(),           &transactions_generator(),
+        &particles_generator(),     &netflix_pairs_generator(),    &tweets_generator(),
+        &dna_fragments_generator(), &patent_citations_generator(), &geo_articles_generator(),
     };
     std::sort(list.begin(), list.end(),
               [](const Generator* a, const Generator* b) { return a->name() < b->name(); });

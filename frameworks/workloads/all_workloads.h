@@ -5,14 +5,16 @@
 
 namespace harness::workloads {
 
-const Workload& wc_workload();
-const Workload& upper_workload();
-const Workload& grep_workload();
-const Workload& mastercard_workload();
-const Workload& mastercard_indexed_workload();
 const Workload& kmeans_particles_workload();
 const Workload& netflix_workload();
 const Workload& opinion_finder_workload();
 const Workload& dna_assembly_workload();
+const Workload& mastercard_workload();
+const Workload& mastercard_indexed_workload();
+const Workload& upper_workload();
+const Workload& wc_workload();
+const Workload& grep_workload();
+const Workload& patent_citation_workload();
+const Workload& geo_location_workload();
 
 }  // namespace harness::workloads

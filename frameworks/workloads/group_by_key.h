@@ -1,0 +1,438 @@
+// MAP_GROUP (thesis chapter 6): every value grouped under its key; the answer
+// is each key with the list of all its values. Patent Citation (cited patent
+// -> citing patents) and Geo Location (location -> article ids) share it.
+//
+// Both answers are a TableOutput of one integer column (the number of values)
+// and a list (the values, ascending): table_of_groups() builds it from a
+// plain map for the references; group_in_parallel() is the CPU-MT grouping:
+//  1. each thread scans its own piece of the input. Every record goes to the
+//     partition of its key (a range of the key's hash), in record order; with
+//     a thread-local table (KeyOps::kThreadLocalTable) the thread numbers its
+//     distinct keys per partition and a record carries its key's number,
+//     otherwise the record carries its key;
+//  2. each partition is merged by one thread: its keys (the threads' distinct
+//     ones, or every record's) are numbered again in a partition table
+//     (small enough to stay in a core's cache), their counts summed into
+//     offsets, and the records' values copied to their key's run, thread by
+//     thread, so a key's values stay in input order.
+// The clock stops there: the GroupedOutput keeps the partitions as the run
+// left them, and its finish() (untimed) makes the TableOutput.
+//
+// A key type is described by a KeyOps class:
+//   using Key = ...;                          // trivially copyable; tables hold it
+//   static constexpr bool kThreadLocalTable;  // see above
+//   std::uint64_t hash(const Key&) const;     // all 64 bits well mixed
+//   bool equal(const Key&, const Key&) const;
+//   std::string_view text(const Key&) const;  // the key's bytes in the answer
+// A thread-local table suits keys that point into the input (comparing them
+// later would read the input again, at random) and few distinct keys;
+// carrying the key suits small self-contained keys with many distinct
+// values, where a thread-local table of millions of keys would miss the
+// cache on every record. Keys may point into the input, which must outlive
+// the output's finish(). Values are 32-bit ids; fewer than 2^32 records.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "frameworks/workloads/outputs.h"
+#include "harness/core/parallel.h"
+
+namespace harness::workloads::group_by_key {
+
+// murmur3's 64-bit finalizer: every input bit reaches every output bit, so
+// the low bits can index a table and the high bits pick a partition.
+inline std::uint64_t mix64(std::uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xFF51AFD7ED558CCDULL;
+  x ^= x >> 33;
+  x *= 0xC4CEB9FE1A85EC53ULL;
+  x ^= x >> 33;
+  return x;
+}
+
+inline std::uint64_t load64(const std::uint8_t* p) {
+  std::uint64_t word;
+  std::memcpy(&word, p, 8);
+  return word;
+}
+
+// A hash of a byte string: one multiply per 8-byte word (the last word
+// overlapping the one before it when the length is not a multiple of 8),
+// the length, then mix64.
+inline std::uint64_t hash_bytes(const std::uint8_t* bytes, std::size_t length) {
+  std::uint64_t h = length * 0x9E3779B97F4A7C15ULL;
+  auto add = [&h](std::uint64_t word) {
+    h = (h ^ word) * 0xD6E8FEB86659FD93ULL;
+    h ^= h >> 32;
+  };
+  if (length < 8) {
+    std::uint64_t word = 0;
+    for (std::size_t i = 0; i < length; ++i) word = word << 8 | bytes[i];
+    add(word);
+  } else {
+    for (std::size_t at = 0; at + 8 < length; at += 8) add(load64(bytes + at));
+    add(load64(bytes + length - 8));
+  }
+  return mix64(h);
+}
+
+// Whether a[0, length) == b[0, length): 8-byte words, the last overlapping.
+inline bool same_bytes(const std::uint8_t* a, const std::uint8_t* b, std::size_t length) {
+  if (length < 8) return std::memcmp(a, b, length) == 0;
+  for (std::size_t at = 0; at + 8 < length; at += 8) {
+    if (load64(a + at) != load64(b + at)) return false;
+  }
+  return load64(a + length - 8) == load64(b + length - 8);
+}
+
+// The answer's shape: rows `key<TAB>count<TAB>id,id,...`.
+TableOutput table_of_groups(const std::map<std::string, std::vector<std::int64_t>>& groups);
+
+// How many partitions the merge has: several per thread, so that a partition
+// holding a very frequent key does not hold the others up, and about one per
+// kRecordsPerPartition records, so that a partition's table and values stay
+// in a core's cache while it is merged; at most kMaxPartitions, as each
+// thread appends to every partition (more streams of appends would miss).
+inline constexpr std::size_t kRecordsPerPartition = std::size_t{1} << 16;
+inline constexpr unsigned kMaxPartitions = 256;
+unsigned partitions_for(unsigned threads, std::size_t expected_records);
+
+// The partition (0 .. partitions-1) of a key's hash: its high 32 bits scaled.
+inline unsigned partition_of(std::uint64_t hash, unsigned partitions) {
+  return static_cast<unsigned>(((hash >> 32) * partitions) >> 32);
+}
+
+// Open addressing, linear probing, a power-of-two number of slots kept under
+// half full: each distinct key gets a group number (from the caller, when
+// the key is first added) and the sum of the counts added under it.
+template <class KeyOps>
+class KeyTable {
+ public:
+  using Key = typename KeyOps::Key;
+
+  KeyTable(const KeyOps& ops, std::size_t expected_keys) : ops_(&ops) {
+    std::size_t slots = 64;
+    while (slots < 2 * expected_keys) slots *= 2;
+    slots_.assign(slots, Slot{});
+  }
+
+  void prefetch(std::uint64_t hash) const { __builtin_prefetch(&slots_[hash & mask()]); }
+
+  // The group of `key` (whose hash is `hash`): new_group() numbers it when
+  // the key is new. `count` is added to the group's count.
+  template <class NewGroup>
+  std::uint32_t add(const Key& key, std::uint64_t hash, std::uint32_t count, NewGroup&& new_group) {
+    for (std::size_t at = hash & mask();; at = (at + 1) & mask()) {
+      Slot& slot = slots_[at];
+      if (slot.group == kFree) {
+        const std::uint32_t group = new_group();
+        slot = Slot{key, group, count};
+        if (2 * ++keys_ > slots_.size()) grow();
+        return group;
+      }
+      if (ops_->equal(slot.key, key)) {
+        slot.count += count;
+        return slot.group;
+      }
+    }
+  }
+
+  std::size_t keys() const { return keys_; }
+  // fn(key, group, count) for every key.
+  template <class Fn>
+  void for_each(Fn&& fn) const {
+    for (const Slot& s : slots_) {
+      if (s.group != kFree) fn(s.key, s.group, s.count);
+    }
+  }
+
+ private:
+  static constexpr std::uint32_t kFree = UINT32_MAX;
+  struct Slot {
+    Key key{};
+    std::uint32_t group = kFree;
+    std::uint32_t count = 0;
+  };
+  std::size_t mask() const { return slots_.size() - 1; }
+  void grow() {
+    std::vector<Slot> old(2 * slots_.size());
+    old.swap(slots_);
+    for (const Slot& s : old) {
+      if (s.group == kFree) continue;
+      std::size_t at = ops_->hash(s.key) & mask();
+      while (slots_[at].group != kFree) at = (at + 1) & mask();
+      slots_[at] = s;
+    }
+  }
+
+  const KeyOps* ops_;
+  std::vector<Slot> slots_;
+  std::size_t keys_ = 0;
+};
+
+// Appends in blocks of doubling size that never move (no copying as the list
+// grows, no zeroing: the appending thread touches them first).
+template <class T>
+class BlockList {
+ public:
+  void push(const T& item) {
+    if (next_ == end_) new_block();
+    *next_++ = item;
+  }
+  std::size_t size() const {
+    std::size_t n = 0;
+    for (std::size_t b = 0; b + 1 < blocks_.size(); ++b) n += capacity(b);
+    return blocks_.empty() ? 0 : n + static_cast<std::size_t>(next_ - blocks_.back().get());
+  }
+  template <class Fn>
+  void for_each(Fn&& fn) const {
+    for (std::size_t b = 0; b < blocks_.size(); ++b) {
+      const T* end = b + 1 == blocks_.size() ? next_ : blocks_[b].get() + capacity(b);
+      for (const T* item = blocks_[b].get(); item != end; ++item) fn(*item);
+    }
+  }
+
+ private:
+  static std::size_t capacity(std::size_t block) {
+    return std::size_t{64} << std::min<std::size_t>(block, 10);  // 64 .. 64Ki items
+  }
+  void new_block() {
+    blocks_.emplace_back(new T[capacity(blocks_.size())]);  // uninitialized
+    next_ = blocks_.back().get();
+    end_ = next_ + capacity(blocks_.size() - 1);
+  }
+
+  std::vector<std::unique_ptr<T[]>> blocks_;
+  T* next_ = nullptr;
+  T* end_ = nullptr;
+};
+
+// One thread's part of the grouping (step 1): add() its records in order,
+// then seal().
+template <class KeyOps>
+class ThreadGroups {
+ public:
+  using Key = typename KeyOps::Key;
+  static constexpr bool kTable = KeyOps::kThreadLocalTable;
+  // What a record leaves in its partition: its key's number in this
+  // thread's part of the partition and its value, or (without a table) its
+  // value, its key being the partition's key of the same index.
+  struct Numbered {
+    std::uint32_t group, value;
+  };
+  using Record = std::conditional_t<kTable, Numbered, std::uint32_t>;
+
+  // This thread's share of a partition.
+  struct Part {
+    BlockList<Key> keys;                // by group, or by record without a table
+    std::vector<std::uint32_t> counts;  // by group (with a table)
+    BlockList<Record> records;
+    std::unique_ptr<std::uint32_t[]> merged;  // the keys' numbers in the merged partition
+    std::uint32_t groups = 0;
+  };
+
+  ThreadGroups(const KeyOps& ops, unsigned partitions)
+      : ops_(&ops), table_(ops, kTable ? 1024 : 0), parts_(partitions) {}
+
+  void add(const Key& key, std::uint32_t value) {
+    const std::uint64_t hash = ops_->hash(key);
+    if constexpr (kTable) {
+      // A small batch whose table slots are prefetched before any is looked
+      // up: when the table outgrows the cache, the misses overlap.
+      batch_[batched_] = {key, hash, value};
+      table_.prefetch(hash);
+      if (++batched_ == kBatch) flush();
+    } else {
+      Part& part = parts_[partition_of(hash, partitions())];
+      part.keys.push(key);
+      part.records.push(value);
+    }
+  }
+
+  // After the last add(): the counts by group.
+  void seal() {
+    if constexpr (kTable) {
+      flush();
+      for (Part& part : parts_) part.counts.resize(part.groups);
+      table_.for_each([&](const Key& key, std::uint32_t group, std::uint32_t count) {
+        parts_[partition_of(ops_->hash(key), partitions())].counts[group] = count;
+      });
+    }
+  }
+
+  Part& part(unsigned partition) { return parts_[partition]; }
+
+ private:
+  static constexpr unsigned kBatch = 16;
+  struct Pending {
+    Key key;
+    std::uint64_t hash;
+    std::uint32_t value;
+  };
+  unsigned partitions() const { return static_cast<unsigned>(parts_.size()); }
+  void flush() {
+    for (unsigned i = 0; i < batched_; ++i) {
+      const Pending& p = batch_[i];
+      Part& part = parts_[partition_of(p.hash, partitions())];
+      const std::uint32_t group = table_.add(p.key, p.hash, 1, [&] {
+        part.keys.push(p.key);
+        return part.groups++;
+      });
+      part.records.push({group, p.value});
+    }
+    batched_ = 0;
+  }
+
+  const KeyOps* ops_;
+  KeyTable<KeyOps> table_;  // unused without a thread-local table
+  Pending batch_[kBatch];
+  unsigned batched_ = 0;
+  std::vector<Part> parts_;  // by partition
+};
+
+// The grouping as run_cpu leaves it: per partition, the keys, the offsets of
+// their values' runs and the values (in input order). finish() makes the
+// answer's TableOutput (sorted keys, counts, sorted ids), which compare_with
+// (against a TableOutput or another GroupedOutput) and dump then use.
+template <class KeyOps>
+class GroupedOutput final : public Output {
+ public:
+  using Key = typename KeyOps::Key;
+  struct Partition {
+    std::vector<Key> keys;
+    // keys.size() + 1 of them: key k's values are [offsets[k], offsets[k + 1]).
+    std::vector<std::uint64_t> offsets;
+    std::unique_ptr<std::uint32_t[]> values;
+  };
+
+  GroupedOutput(const KeyOps& ops, unsigned partitions) : ops_(ops), partitions_(partitions) {}
+  Partition& partition(unsigned p) { return partitions_[p]; }
+
+  void finish() override {
+    if (table_) return;
+    std::size_t rows = 0, key_bytes = 0;
+    for (const Partition& part : partitions_) {
+      rows += part.keys.size();
+      for (const Key& k : part.keys) key_bytes += ops_.text(k).size();
+    }
+    table_ = std::make_unique<TableOutput>(1, 0, true);
+    table_->reserve(rows, key_bytes);
+    std::vector<std::int64_t> ids;
+    for (const Partition& part : partitions_) {
+      for (std::size_t k = 0; k < part.keys.size(); ++k) {
+        ids.assign(part.values.get() + part.offsets[k], part.values.get() + part.offsets[k + 1]);
+        const std::int64_t count = static_cast<std::int64_t>(ids.size());
+        table_->add(ops_.text(part.keys[k]), {&count, 1}, {}, ids);
+      }
+    }
+    table_->finish();
+    partitions_.clear();
+  }
+  std::string compare_with(const Output& expected, const ValidationPolicy& policy) const override {
+    if (!table_) throw std::logic_error("grouped output compared before finish()");
+    if (const auto* other = dynamic_cast<const GroupedOutput*>(&expected)) {
+      if (!other->table_) throw std::logic_error("grouped output compared before finish()");
+      return table_->compare_with(*other->table_, policy);
+    }
+    return table_->compare_with(expected, policy);
+  }
+  void dump(std::ostream& out) const override {
+    if (!table_) throw std::logic_error("grouped output dumped before finish()");
+    table_->dump(out);
+  }
+  std::uint64_t items() const override {
+    if (table_) return table_->rows();
+    std::uint64_t keys = 0;
+    for (const Partition& part : partitions_) keys += part.keys.size();
+    return keys;
+  }
+
+ private:
+  KeyOps ops_;
+  std::vector<Partition> partitions_;
+  std::unique_ptr<TableOutput> table_;  // made by finish()
+};
+
+// Step 2 for one partition: the threads' keys numbered in one table, their
+// values copied out thread by thread.
+template <class KeyOps>
+typename GroupedOutput<KeyOps>::Partition merge_partition(
+    const KeyOps& ops, std::vector<std::unique_ptr<ThreadGroups<KeyOps>>>& threads,
+    unsigned partition) {
+  constexpr bool kTable = KeyOps::kThreadLocalTable;
+  typename GroupedOutput<KeyOps>::Partition out;
+  std::size_t thread_keys = 0;
+  for (const auto& t : threads) thread_keys += t->part(partition).keys.size();
+  // Without thread-local tables every record brought its key: guess a few
+  // records per key (the table grows if there are more keys).
+  KeyTable<KeyOps> table(ops, kTable ? thread_keys : thread_keys / 4);
+  for (const auto& t : threads) {
+    auto& part = t->part(partition);
+    part.merged.reset(new std::uint32_t[part.keys.size()]);  // uninitialized: all written
+    std::size_t i = 0;
+    part.keys.for_each([&](const typename KeyOps::Key& key) {
+      part.merged[i] = table.add(key, ops.hash(key), kTable ? part.counts[i] : 1, [&] {
+        out.keys.push_back(key);
+        return static_cast<std::uint32_t>(out.keys.size() - 1);
+      });
+      ++i;
+    });
+  }
+  out.offsets.assign(out.keys.size() + 1, 0);
+  table.for_each([&](const auto&, std::uint32_t group, std::uint32_t count) {
+    out.offsets[group + 1] = count;
+  });
+  for (std::size_t k = 0; k < out.keys.size(); ++k) out.offsets[k + 1] += out.offsets[k];
+  out.values.reset(new std::uint32_t[out.offsets.back()]);  // uninitialized: every slot is written
+  std::vector<std::uint64_t> next(out.offsets.begin(), out.offsets.end() - 1);
+  for (const auto& t : threads) {
+    auto& part = t->part(partition);
+    std::size_t i = 0;
+    part.records.for_each([&](const typename ThreadGroups<KeyOps>::Record& r) {
+      if constexpr (kTable) {
+        out.values[next[part.merged[r.group]]++] = r.value;
+      } else {
+        out.values[next[part.merged[i++]]++] = r;
+      }
+    });
+  }
+  return out;
+}
+
+// Groups the records that scan(thread, groups) adds, thread t adding the
+// records of its own piece of the input in order (pieces in input order);
+// `expected_records` (an estimate) sizes the partitions.
+template <class KeyOps, class Scan>
+std::unique_ptr<GroupedOutput<KeyOps>> group_in_parallel(const KeyOps& ops, unsigned threads,
+                                                         std::size_t expected_records,
+                                                         Scan&& scan) {
+  const unsigned partitions = partitions_for(threads, expected_records);
+  std::vector<std::unique_ptr<ThreadGroups<KeyOps>>> local(threads);
+  parallel_for(threads, [&](unsigned t) {
+    local[t] = std::make_unique<ThreadGroups<KeyOps>>(ops, partitions);
+    scan(t, *local[t]);
+    local[t]->seal();
+  });
+  auto out = std::make_unique<GroupedOutput<KeyOps>>(ops, partitions);
+  std::atomic<unsigned> next_partition{0};
+  parallel_for(threads, [&](unsigned) {
+    for (unsigned p; (p = next_partition++) < partitions;)
+      out->partition(p) = merge_partition(ops, local, p);
+  });
+  return out;
+}
+
+}  // namespace harness::workloads::group_by_key
