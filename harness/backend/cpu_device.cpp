@@ -1,7 +1,5 @@
 #include "harness/backend/cpu_device.h"
 
-#include "harness/core/huge_page_array.h"
-
 #include <unistd.h>
 
 #include <cstdlib>
@@ -10,6 +8,7 @@
 #include <thread>
 
 #include "harness/core/errors.h"
+#include "harness/core/huge_page_array.h"
 
 namespace harness::backend::cpu {
 

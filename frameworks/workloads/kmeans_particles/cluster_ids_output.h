@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "harness/core/huge_page_array.h"
 #include "frameworks/workloads/workload.h"
+#include "harness/core/huge_page_array.h"
 
 namespace harness::workloads::kmeans_particles {
 

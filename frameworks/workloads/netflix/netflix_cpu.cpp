@@ -6,9 +6,9 @@
 #include <memory>
 #include <vector>
 
-#include "harness/core/huge_page_array.h"
 #include "frameworks/workloads/netflix/netflix_format.h"
 #include "frameworks/workloads/text_chunks.h"
+#include "harness/core/huge_page_array.h"
 #include "harness/core/parallel.h"
 
 namespace harness::workloads::netflix {

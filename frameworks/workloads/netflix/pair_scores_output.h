@@ -12,8 +12,8 @@
 #include <span>
 #include <vector>
 
-#include "harness/core/huge_page_array.h"
 #include "frameworks/workloads/workload.h"
+#include "harness/core/huge_page_array.h"
 
 namespace harness::workloads::netflix {
 

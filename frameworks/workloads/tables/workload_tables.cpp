@@ -52,8 +52,8 @@ class AccessSharesPoint final : public PointRunner {
     if (share_.read_bytes == 0) return "the kernel reads nothing";
     if (share_.read_bytes > share_.input_bytes || share_.written_bytes > share_.input_bytes)
       return "more bytes touched than the input holds";
-    if (first_ && (first_->read_bytes != share_.read_bytes ||
-                   first_->written_bytes != share_.written_bytes))
+    if (first_ &&
+        (first_->read_bytes != share_.read_bytes || first_->written_bytes != share_.written_bytes))
       return "another repetition measured other shares";
     first_ = share_;
     return "";
@@ -97,7 +97,8 @@ class KvDatasetsPoint final : public PointRunner {
     const double mib = static_cast<double>(ctx_.input_size) / (1 << 20);
     m.counters["records"] = static_cast<double>(records_);
     m.counters["distinct_keys"] = static_cast<double>(keys_);
-    m.counters["pairs_per_key"] = keys_ ? static_cast<double>(records_) / static_cast<double>(keys_) : 0;
+    m.counters["pairs_per_key"] =
+        keys_ ? static_cast<double>(records_) / static_cast<double>(keys_) : 0;
     m.counters["pairs_per_mib"] = static_cast<double>(records_) / mib;
     m.counters["keys_per_mib"] = static_cast<double>(keys_) / mib;
     const PaperFacts paper = workload_.paper();
