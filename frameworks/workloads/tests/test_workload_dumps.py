@@ -9,7 +9,9 @@ examples/ (frameworks/workloads/<app>/examples):
 - examples/malformed.* (when present) fails with exit 1 and a message holding
   the text of examples/malformed.error.
 Parameters for an example: examples/small.params, one name=value a line (given
-to harness as --param and to the check script as arguments)."""
+to harness as --param and to the check script as arguments). Workloads that
+share a folder's examples (mastercard, mastercard-indexed) list their names in
+examples/apps; otherwise the app is named after the folder."""
 import glob
 import os
 import re
@@ -34,7 +36,7 @@ def default_datasets():
 
 
 def check_script(app):
-    for name in (app, app.replace("-", "_")):
+    for name in (app, app.replace("-", "_"), app.replace("-indexed", "")):
         path = os.path.join(SOURCE, "scripts", f"{name}_check.py")
         if os.path.exists(path):
             return path
@@ -50,12 +52,16 @@ def main():
         return 1
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, HARNESS_DATA_DIR=os.environ.get("HARNESS_DATA_DIR", os.path.join(tmp, "data")))
+        runs = []
         for folder in folders:
-            app = os.path.basename(os.path.dirname(folder))
+            names_file = os.path.join(folder, "apps")
+            if os.path.exists(names_file):
+                runs += [(folder, name) for name in open(names_file).read().split()]
+            else:
+                runs.append((folder, os.path.basename(os.path.dirname(folder)).replace("_", "-")))
+        for folder, app in runs:
             if app not in datasets:
-                app = app.replace("_", "-")
-            if app not in datasets:
-                failures.append(f"{folder}: no workload named after the folder")
+                failures.append(f"{folder}: no workload named {app}")
                 continue
             script = check_script(app)
             if not script:
