@@ -13,7 +13,7 @@ usage: geo_location_check.py INPUT DUMP   (exit 0 when identical, 1 when not)"""
 import collections
 import sys
 
-from map_group_check import compare
+from map_group_check import main
 
 
 def articles_by_location(path):
@@ -39,17 +39,5 @@ def articles_by_location(path):
     return groups
 
 
-def main() -> int:
-    if len(sys.argv) != 3:
-        print(__doc__, file=sys.stderr)
-        return 2
-    try:
-        groups = articles_by_location(sys.argv[1])
-    except ValueError as e:
-        print(f"MALFORMED input: {e}")
-        return 1
-    return compare(groups, sys.argv[2])
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(articles_by_location, __doc__))

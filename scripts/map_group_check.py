@@ -4,6 +4,7 @@ share: the expected `--dump-output` of groups of ids, and the comparison.
 A dump has one line per key, keys sorted by their bytes (unsigned):
 `KEY<TAB>COUNT<TAB>ID,ID,...` with the key's ids ascending (an id given twice
 under a key is listed twice) and COUNT their number. Exact: no tolerance."""
+import sys
 
 
 def expected_lines(groups):
@@ -32,3 +33,17 @@ def compare(groups, dump_path):
             return 1
     print(f"identical: {len(expected)} keys, {sum(len(v) for v in groups.values())} ids")
     return 0
+
+
+def main(group, usage):
+    """The command line of a MAP_GROUP check: INPUT DUMP; `group(path)` reads
+    the input into {key: [ids]} or raises ValueError for a malformed record."""
+    if len(sys.argv) != 3:
+        print(usage, file=sys.stderr)
+        return 2
+    try:
+        groups = group(sys.argv[1])
+    except ValueError as e:
+        print(f"MALFORMED input: {e}")
+        return 1
+    return compare(groups, sys.argv[2])

@@ -12,7 +12,7 @@ usage: patent_citation_check.py INPUT DUMP   (exit 0 when identical, 1 when not)
 import collections
 import sys
 
-from map_group_check import compare
+from map_group_check import main
 
 RECORD = 18
 
@@ -32,17 +32,5 @@ def citing_by_cited(path):
     return groups
 
 
-def main() -> int:
-    if len(sys.argv) != 3:
-        print(__doc__, file=sys.stderr)
-        return 2
-    try:
-        groups = citing_by_cited(sys.argv[1])
-    except ValueError as e:
-        print(f"MALFORMED input: {e}")
-        return 1
-    return compare(groups, sys.argv[2])
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(citing_by_cited, __doc__))
