@@ -397,6 +397,13 @@ RunSummary run_single(const SinglePoint& sp) {
     file = datasets::materialize({sp.dataset, bytes, 42},
                                  sp.data_dir.empty() ? datasets::default_cache_dir() : sp.data_dir);
     label = harness::format_size(bytes);  // one spelling in keys: "1 MiB" -> 1MiB
+    const bool decimal = label.size() > 2 && label.back() == 'B' &&
+                         std::string("KMGT").find(label[label.size() - 2]) != std::string::npos;
+    if (decimal) {
+      const std::string binary = label.substr(0, label.size() - 1) + "iB";  // 1MB -> 1MiB
+      std::cerr << fmt::format("note: --size {} is {} bytes, keyed {}; {} is {} bytes\n", sp.size,
+                               bytes, label, binary, harness::parse_size(binary));
+    }
   }
   if (doc && sp.ceilings) {
     for (backend::Device* d : t.devices) add_ceilings(*doc, *d, "-");
