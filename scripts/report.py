@@ -11,7 +11,8 @@ run, skipped points with their reasons, points that used several devices,
 rates and their fractions of the measured ceilings, per-phase medians and the
 verdict per backend/device with the numbers that decided it) and
 DIR/verdicts.json (a list of {experiment, backend, device_index, device,
-verdict, detail, rule}). Reads results format versions 1 and 2.
+verdict, detail, rule, note}; the note says when a kernel backend's device is a
+CPU, e.g. PoCL). Reads results format versions 1 and 2.
 
 Results files with the same experiment id are merged. Exit status: 0 (also
 when verdicts do not hold), 2 when an input cannot be read or is not a results
@@ -309,7 +310,8 @@ def experiment_section(exp: rd.Experiment, verdicts: list[verdict_rules.Verdict]
     for v in verdicts:
         where = rd.device_label((v.backend, v.device_index, v.device)) if v.backend is not None else "all devices"
         shown = f"**{v.verdict}**"
-        out.append(f"- {where}: {shown}" + (f" \u2014 {v.detail}" if v.detail else ""))
+        out.append(f"- {where}: {shown}" + (f" \u2014 {v.detail}" if v.detail else "")
+                   + (f" *(Note: {v.note}.)*" if v.note else ""))
     out.append("")
     return out
 
@@ -318,7 +320,8 @@ def summary_section(verdicts: list[verdict_rules.Verdict]) -> list[str]:
     rows = []
     for v in verdicts:
         where = rd.device_label((v.backend, v.device_index, v.device)) if v.backend is not None else "all devices"
-        rows.append([f"[{v.experiment}](#{anchor(v.experiment)})", where, f"**{v.verdict}**"])
+        rows.append([f"[{v.experiment}](#{anchor(v.experiment)})", where,
+                     f"**{v.verdict}**" + (" (device is a CPU)" if v.note else "")])
     out = ["## Summary", ""]
     out += table(["experiment", "backend/device", "verdict"], rows) if rows else ["No experiments."]
     out.append("")

@@ -95,11 +95,35 @@ def _device_ceilings(doc: dict, p: dict) -> dict:
     return out
 
 
+def _device_type(doc: dict, p: dict) -> str | None:
+    """"gpu", "cpu", ... of the point's device as its document's environment
+    lists it; None when it is not listed."""
+    env = doc.get("environment") if isinstance(doc.get("environment"), dict) else {}
+    for d in env.get("devices") or []:
+        if (isinstance(d, dict) and d.get("backend") == p.get("backend")
+                and d.get("index", 0) == p.get("device_index", 0)):
+            return str(d.get("type")) if d.get("type") else None
+    return None
+
+
+def device_type(p: dict) -> str | None:
+    """The type ("gpu", "cpu", ...) of a merged point's device, from its
+    document's environment; for unlisted devices, "cpu" when the name is a
+    PoCL CPU device's ("pthread-...", "cpu-..."), else None."""
+    t = p.get("_device_type")
+    if t:
+        return str(t)
+    if re.match(r"^(?:cpu|pthread|basic|tbb)-", str(p.get("device_name", ""))):
+        return "cpu"
+    return None
+
+
 def merge_experiments(docs: list[dict]) -> list[Experiment]:
     """Group the points of all documents by experiment id, in first-seen order.
-    Each point copy carries "_doc", the index of its document, and
+    Each point copy carries "_doc", the index of its document,
     "_ceilings", {name: value} of the ceilings its document measured on its
-    device (read them with document_index and point_ceilings)."""
+    device, and "_device_type", the device's type (read them with
+    document_index, point_ceilings and device_type)."""
     by_id: dict[str, Experiment] = {}
     for i, doc in enumerate(docs):
         spec = doc.get("experiment") if isinstance(doc.get("experiment"), dict) else {}
@@ -110,7 +134,8 @@ def merge_experiments(docs: list[dict]) -> list[Experiment]:
         exp.documents.append(i)
         for p in doc["points"]:
             if isinstance(p, dict):
-                exp.points.append(dict(p, _doc=i, _ceilings=_device_ceilings(doc, p)))
+                exp.points.append(dict(p, _doc=i, _ceilings=_device_ceilings(doc, p),
+                                       _device_type=_device_type(doc, p)))
     for exp in by_id.values():
         docs_of: dict[str, set] = {}
         for p in exp.points:

@@ -2,11 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "datasets/dataset.h"
 #include "harness/backend/backend.h"
 #include "harness/cli/args.h"
+#include "harness/cli/report.h"
 #include "harness/core/ceilings.h"
 #include "harness/core/compare.h"
 #include "harness/core/environment.h"
@@ -112,6 +116,38 @@ int cmd_list(const std::vector<std::string>& argv) {
   return 0;
 }
 
+namespace {
+// --variant's default: the framework's "default" variant, else the one variant
+// that runs the app on the backend; a usage error naming the choices otherwise.
+std::string default_variant(const std::string& framework, const std::string& app,
+                            backend::Kind kind) {
+  const Registry& reg = Registry::instance();
+  std::vector<const VariantInfo*> all, fits;
+  for (const auto& v : reg.variants()) {
+    if (v.framework != framework) continue;
+    if (v.name == "default") return v.name;
+    all.push_back(&v);
+    if (v.runs_app(app) &&
+        std::find(v.backends.begin(), v.backends.end(), kind) != v.backends.end())
+      fits.push_back(&v);
+  }
+  if (all.empty()) reg.find_variant(framework, "default");  // throws: unknown framework
+  if (all.size() == 1) return all.front()->name;
+  if (fits.size() == 1) return fits.front()->name;
+  std::string choices;
+  for (const VariantInfo* v : fits.empty() ? all : fits) {
+    std::vector<std::string> backends;
+    for (auto k : v->backends) backends.push_back(backend::kind_name(k));
+    choices +=
+        fmt::format("{}{} ({})", choices.empty() ? "" : ", ", v->name, fmt::join(backends, ", "));
+  }
+  throw UsageError(fmt::format(
+      "framework '{}' has no variant 'default' and {} of its variants run "
+      "app '{}' on {}: give --variant (one of: {})",
+      framework, fits.empty() ? "none" : "several", app, backend::kind_name(kind), choices));
+}
+}  // namespace
+
 int cmd_run(const std::vector<std::string>& argv) {
   Args a(argv,
          {"experiment", "backend", "device", "preset", "reps", "out", "data-dir", "framework",
@@ -134,14 +170,16 @@ int cmd_run(const std::vector<std::string>& argv) {
     o.ceilings = !a.flag("no-ceilings");
     if (auto m = a.get("gpu-memory-budget"))
       o.gpu_memory_budget = Args::to_size("gpu-memory-budget", *m);
-    return run_experiment(e, o).exit_code();
+    const int status = run_experiment(e, o).exit_code();
+    print_verdicts(o.out_path);  // the report's verdict lines, at the end of the run
+    return status;
   }
   SinglePoint sp;
   sp.framework = a.require("framework");
   sp.app = a.require("app");
-  Registry::instance().find_variant(sp.framework, a.get_or("variant", "default"));
-  sp.variant = a.get_or("variant", "default");
   sp.backend = backend::parse_kind(a.require("backend"));
+  sp.variant =
+      a.get("variant") ? *a.get("variant") : default_variant(sp.framework, sp.app, sp.backend);
   if (auto d = a.get("device")) sp.device = Args::to_int("device", *d);
   if (auto r = a.get("reps")) sp.reps = Args::to_int("reps", *r);
   sp.input_path = a.get_or("input", "");
@@ -166,11 +204,55 @@ int cmd_run(const std::vector<std::string>& argv) {
 }
 
 int cmd_compare(const std::vector<std::string>& argv) {
-  Args a(argv, {"metric"}, {});
-  if (a.positional().size() != 2)
-    throw UsageError("compare needs two result files: harness compare A.json B.json");
-  return compare_results(a.positional()[0], a.positional()[1], a.get_or("metric", "total_ms"),
-                         std::cout);
+  Args a(argv, {"metric", "by", "a", "b"}, {});
+  CompareOptions o;
+  o.metric = a.get_or("metric", "total_ms");
+  o.by = a.get_or("by", "");
+  o.a = a.get_or("a", "");
+  o.b = a.get_or("b", "");
+  const auto& files = a.positional();
+  if (o.by.empty() && (!o.a.empty() || !o.b.empty()))
+    throw UsageError(
+        "--a and --b name values of --by (e.g. --by variant --a mars/default --b "
+        "mars/radix)");
+  if (files.size() != 2 && !(files.size() == 1 && !o.by.empty())) {
+    throw UsageError(
+        "compare needs two result files (harness compare A.json B.json), or one or two with "
+        "--by (harness compare R.json --by variant --a mars/default --b mars/radix)");
+  }
+  const int status = compare_results(files, o, std::cout);
+  if (status != 0) {
+    std::cerr << "harness: compare: no point of A matches a point of B (the nearest keys are "
+                 "above)\n";
+  }
+  return status;
+}
+
+int cmd_new_spec(const std::vector<std::string>& argv) {
+  Args a(argv, {"id", "framework", "variants", "app", "out"}, {});
+  if (!a.positional().empty()) throw UsageError("unexpected argument '" + a.positional()[0] + "'");
+  NewSpec n;
+  n.id = a.get_or("id", "my.experiment");
+  n.framework = a.get_or("framework", "mars");
+  n.app = a.get_or("app", "wordcount");
+  const std::string variants = a.get_or("variants", "default");
+  std::stringstream ss(variants);
+  n.variants.clear();
+  for (std::string v; std::getline(ss, v, ',');) {
+    if (!v.empty()) n.variants.push_back(v);
+  }
+  if (n.variants.empty()) throw UsageError("--variants lists no variant");
+  const std::string text = new_spec(n);
+  if (auto out = a.get("out")) {
+    std::ofstream f(*out, std::ios::trunc);
+    f << text;
+    if (!f.flush()) throw RunError("cannot write the spec to '" + *out + "'");
+    std::cerr << fmt::format("spec written to {}; run it: harness run --experiment {}\n", *out,
+                             *out);
+  } else {
+    std::cout << text;
+  }
+  return 0;
 }
 
 }  // namespace harness::cli

@@ -18,10 +18,18 @@ commands:
   list                                 frameworks, variants, apps, datasets, experiments
   run --experiment ID|SPEC.json [--backend B] [--device N] [--preset ci|gpu|paper]
       [--reps N] [--out FILE] [--data-dir DIR] [--gpu-memory-budget SIZE]
+                                       ends with the verdict of the experiment's claim
   run --framework F [--variant V] --app A [--input FILE | --dataset D --size S]
       --backend B [--device N] [--reps N] [--param K=V]... [--dump-output OUT.tsv] [--out FILE]
       [--gpu-memory-budget SIZE]
+  new-spec [--id ID] [--framework F] [--variants V1,V2] [--app A] [--out SPEC.json]
+                                       a minimal experiment spec with every required field
   compare A.json B.json [--metric total_ms|PHASE]
+                                       points matched by key: ratio, 95% bootstrap interval, p
+  compare A.json [B.json] --by FIELD [--a VALUE] [--b VALUE] [--metric M]
+                                       two labelled sets of points, matched on everything but
+                                       FIELD (variant, framework, app, backend, device, dataset,
+                                       size, or an axis/parameter name), in one file or two
   reproduce [--experiments ID,...] [--preset P] [--backend B] [--out-dir DIR] [--reps N]
       [--shard I/N] [--force] [--data-dir DIR] [--no-ceilings] [--gpu-memory-budget SIZE]
                                        skips experiments already complete in DIR/results
@@ -33,7 +41,8 @@ commands:
                                        reproduce out-dirs (e.g. the shards of several machines)
 
 exit status: 0 ok, 1 a run failed (wrong result, no device, out of memory, build failure,
-unwritable output), 2 usage error (unknown name, bad option, malformed spec).
+unwritable output) or compare matched no point, 2 usage error (unknown name, bad option,
+malformed spec, missing input file).
 )";
 
 }  // namespace
@@ -54,6 +63,7 @@ int main(int argc, char** argv) {
     if (command == "compare") return harness::cli::cmd_compare(args);
     if (command == "reproduce") return harness::cli::cmd_reproduce(args);
     if (command == "report") return harness::cli::cmd_report(args);
+    if (command == "new-spec") return harness::cli::cmd_new_spec(args);
     throw harness::UsageError("unknown command '" + command + "' (try: harness --help)");
   } catch (const harness::UsageError& e) {
     std::cerr << "harness: " << e.what() << "\n";

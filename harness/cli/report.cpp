@@ -92,6 +92,17 @@ int write_report(const std::string& out_dir, const std::vector<std::string>& fil
   return status;
 }
 
+void print_verdicts(const std::string& path) {
+  std::cout << std::flush;
+  const int rc = python("verdicts.py", "--text " + quote(path));
+  if (rc == 127) {
+    std::cout << "verdict: not evaluated (python3 not found); `harness report --out-dir DIR "
+              << path << "` writes it\n";
+  } else if (rc != 0) {
+    std::cout << "verdict: not evaluated (scripts/verdicts.py exit " << rc << ")\n";
+  }
+}
+
 int cmd_report(const std::vector<std::string>& argv) {
   Args a(argv, {"out-dir"}, {});
   const std::string out_dir = a.require("out-dir");

@@ -20,6 +20,11 @@ std::vector<std::string> results_files_in(const std::string& dir, const std::str
 int write_report(const std::string& out_dir, const std::vector<std::string>& files,
                  const std::string& who);
 
+// Prints the verdict of each experiment in the results document `path` on
+// stdout, one line per backend/device as the report writes it
+// (scripts/verdicts.py --text); a note instead when python3 is missing.
+void print_verdicts(const std::string& path);
+
 // mkdir -p; throws RunError naming the folder.
 void make_dirs(const std::string& path);
 

@@ -31,7 +31,8 @@ struct ResumeCheck {
 // by the same build (environment.harness_version, git_sha, build_type) at the
 // same preset, on the same devices (backend, index, name) for every backend
 // the run would use, and its points lie on the backends the run would use
-// (with a point on each of those that has a device now).
+// (with a point on each of those that has a device now; skipped points of a
+// variant that runs nowhere in such a run may lie on other backends).
 ResumeCheck check_resume(const nlohmann::json& doc, const ResumeTarget& target);
 // The same for a file: no file gives {false, ""}; an unreadable one a reason.
 ResumeCheck check_resume_file(const std::string& path, const ResumeTarget& target);

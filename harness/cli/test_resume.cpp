@@ -136,6 +136,21 @@ TEST(Resume, RerunsPointsOfAnotherBackendRestriction) {
   expect_rerun(doc, target(), "no point on cuda, which a run without --backend uses");
 }
 
+TEST(Resume, SkippedPointsOfAVariantThatRunsNowhereHereAreKept) {
+  // Under --backend opencl a CUDA-only variant is recorded as skipped points on cuda.
+  ResumeTarget t = target();
+  t.backends = {"cpu", "opencl"};
+  t.backend = "opencl";
+  json doc = document();
+  json skipped = point("cuda");
+  skipped["status"] = "skipped";
+  doc["points"] = {point("cpu"), point("opencl"), skipped};
+  EXPECT_TRUE(check_resume(doc, t).skip);
+  // A measured cuda point still means another restriction.
+  doc["points"].push_back(point("cuda"));
+  expect_rerun(doc, t, "points on cuda, which a run under --backend opencl does not use");
+}
+
 TEST(Resume, ABackendWithoutDevicesNeedsNoPoint) {
   ResumeTarget t = target();
   json doc = document();

@@ -3,7 +3,7 @@
  * time) and as plain C++ on the host (so CPU runtimes and references can call
  * the same user functions).
  *
- * Rules (see DESIGN.md):
+ * Rules:
  *  - __local/__shared__ arrays only at kernel scope: use LOCAL_ARRAY inside a KERNEL body.
  *  - no lock-step assumption inside a warp/wavefront without an explicit barrier.
  *  - no spin-waits across work-groups.

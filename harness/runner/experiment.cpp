@@ -7,6 +7,7 @@
 #include "datasets/dataset.h"
 #include "harness/core/embedded_files.h"
 #include "harness/core/errors.h"
+#include "harness/core/sizes.h"
 
 namespace harness {
 namespace {
@@ -48,8 +49,8 @@ std::map<std::string, std::vector<std::string>> parse_sizes(const json& j,
     for (const auto& l : labels) {
       if (!l.is_string())
         throw UsageError(origin + ": sizes." + preset + " must list size strings");
-      harness::parse_size(l.get<std::string>());
-      sizes[preset].push_back(l.get<std::string>());
+      // One spelling per size in keys and results: "1 MiB" and "1048576" are "1MiB".
+      sizes[preset].push_back(harness::format_size(harness::parse_size(l.get<std::string>())));
     }
   }
   return sizes;
@@ -161,6 +162,36 @@ ValidationPolicy parse_validation(const json& v, const std::string& origin) {
   return p;
 }
 
+// Every required field a spec lacks, in one message (a spec written by hand
+// should not take one run per missing field).
+void check_required_fields(const json& j, const std::string& origin) {
+  std::vector<std::string> missing;
+  for (const char* key : kRequiredSpecFields) {
+    if (!j.contains(key)) missing.emplace_back(key);
+  }
+  const bool no_input = j.contains("dataset") && j.at("dataset") == kNoInput;
+  if (!no_input && !j.contains("sizes")) missing.emplace_back("sizes");
+  if (j.contains("runs") && j.at("runs").is_array()) {
+    for (std::size_t i = 0; i < j.at("runs").size(); ++i) {
+      const json& r = j.at("runs")[i];
+      if (!r.is_object()) continue;
+      for (const char* key : {"framework", "variants", "apps"}) {
+        if (!r.contains(key)) missing.push_back("runs[" + std::to_string(i) + "]." + key);
+      }
+    }
+  }
+  if (missing.empty()) return;
+  std::string names;
+  for (const auto& m : missing) names += (names.empty() ? "'" : ", '") + m + "'";
+  std::string required;
+  for (const char* key : kRequiredSpecFields)
+    required += std::string(required.empty() ? "" : ", ") + key;
+  throw UsageError(origin + ": missing field" + (missing.size() > 1 ? "s " : " ") + names +
+                   " (a spec needs " + required +
+                   ", and sizes unless \"dataset\": \"none\"; each run framework, variants, "
+                   "apps; `harness new-spec` writes a minimal one)");
+}
+
 }  // namespace
 
 MeasurementPolicy Experiment::policy_for(const std::string& preset,
@@ -180,6 +211,7 @@ Experiment parse_experiment(const std::string& text, const std::string& origin) 
     throw UsageError(origin + ": malformed experiment spec: " + e.what());
   }
   if (!j.is_object()) throw UsageError(origin + ": an experiment spec must be a JSON object");
+  check_required_fields(j, origin);
   Experiment e;
   e.id = text_field(j, "id", origin);
   e.title = text_field(j, "title", origin);
@@ -366,6 +398,83 @@ Experiment find_experiment(const std::string& id_or_path) {
     known += (known.empty() ? "" : ", ") + e.id;
   }
   throw UsageError("unknown experiment '" + id_or_path + "' (known: " + known + ")");
+}
+
+std::string new_spec(const NewSpec& n) {
+  const Registry& reg = Registry::instance();
+  const AppInfo& app = reg.find_app(n.app);
+  for (const auto& v : n.variants) {
+    if (!reg.find_variant(n.framework, v).runs_app(n.app))
+      throw UsageError(n.framework + "/" + v + " does not run app '" + n.app + "'");
+  }
+  const std::string dataset = app.reads_input ? app.default_dataset : kNoInput;
+  // Sizes that the embedded experiments give this app on this dataset: per
+  // preset the one they use most often (ties: the smaller), so they are known to run.
+  json sizes = {{"ci", {"1MiB"}}, {"gpu", {"256MiB"}}, {"paper", {"256MiB"}}};
+  std::map<std::string, std::map<std::string, int>> seen;  // preset -> size -> count
+  for (const auto& e : embedded_experiments()) {
+    const bool runs_app = std::any_of(e.runs.begin(), e.runs.end(), [&](const ExperimentRun& r) {
+      return std::find(r.apps.begin(), r.apps.end(), n.app) != r.apps.end();
+    });
+    const std::map<std::string, std::vector<std::string>>* by_preset = nullptr;
+    if (auto it = e.app_datasets.find(n.app); it != e.app_datasets.end()) {
+      if (it->second.dataset == dataset) by_preset = &it->second.sizes;
+    } else if (e.dataset == dataset && dataset != kNoInput) {
+      by_preset = &e.sizes;
+    }
+    if (!runs_app || !by_preset) continue;
+    for (const auto& [preset, labels] : *by_preset) {
+      for (const auto& l : labels) ++seen[preset][l];
+    }
+  }
+  for (const auto& [preset, counts] : seen) {
+    std::string best;
+    for (const auto& [label, count] : counts) {
+      const int have = best.empty() ? -1 : counts.at(best);
+      if (count > have || (count == have && parse_size(label) < parse_size(best))) best = label;
+    }
+    sizes[preset] = {best};
+  }
+  const std::string fw = n.framework;
+  const std::string base = fw + "/" + n.variants.front(), cand = fw + "/" + n.variants.back();
+  const bool two = n.variants.size() > 1;
+  json j = json::object();
+  j["id"] = n.id;
+  j["title"] = two ? cand + " against " + base + " on " + n.app : base + " on " + n.app;
+  j["seed"] = "own";
+  j["claim"] = two ? cand + " is faster than " + base + " on " + n.app + " (write your claim here)"
+                   : base + " computes " + n.app + " correctly (write your claim here)";
+  if (two) {
+    j["verdict_rule"] = "holds if " + cand + " is faster than " + base +
+                        " (total_ms) at the largest size: the 95% bootstrap interval of the "
+                        "speedup is above 1x";
+    j["verdict"] = {{"kind", "faster"},
+                    {"candidate", {{"framework", fw}, {"variant", n.variants.back()}}},
+                    {"baseline", {{"framework", fw}, {"variant", n.variants.front()}}},
+                    {"metric", "total_ms"},
+                    {"at", "largest"},
+                    {"min_speedup", 1.0}};
+  } else {
+    j["verdict_rule"] = "holds if every run validates";
+    j["verdict"] = {{"kind", "all_valid"}};
+  }
+  j["dataset"] = dataset;
+  j["runs"] = json::array({{{"framework", fw}, {"variants", n.variants}, {"apps", {n.app}}}});
+  if (dataset != kNoInput) j["sizes"] = sizes;
+  j["reps"] = {{"ci", 5}, {"gpu", 5}, {"paper", 5}};
+  // Field order as in paper/experiments/*.json (nlohmann sorts keys; a spec reads better this way).
+  std::string text = "{\n";
+  const char* order[] = {"id",      "title",   "seed", "claim", "verdict_rule",
+                         "verdict", "dataset", "runs", "sizes", "reps"};
+  bool first = true;
+  for (const char* key : order) {
+    if (!j.contains(key)) continue;
+    text += std::string(first ? "" : ",\n") + "  " + json(key).dump() + ": " + j.at(key).dump();
+    first = false;
+  }
+  text += "\n}\n";
+  parse_experiment(text, "new-spec");  // what it writes must run
+  return text;
 }
 
 }  // namespace harness

@@ -75,9 +75,27 @@ struct Experiment {
   MeasurementPolicy policy_for(const std::string& preset, std::optional<int> reps_override) const;
 };
 
+// The fields every spec must have (and "sizes" unless "dataset" is "none");
+// parse_experiment names all that are missing in one message.
+inline constexpr const char* kRequiredSpecFields[] = {
+    "id", "title", "seed", "claim", "verdict_rule", "verdict", "dataset", "runs", "reps"};
+
 // Parses and checks a spec (names of frameworks, variants, apps and datasets
 // included); throws UsageError("<origin>: <what is wrong>").
 Experiment parse_experiment(const std::string& text, const std::string& origin);
+// `harness new-spec`: a minimal spec with every required field, for
+// `framework`'s `variants` on `app` (the app's default dataset at sizes an
+// embedded experiment uses for it, 5 repetitions; with two or more variants
+// the rule is "the last is faster than the first", else "every run
+// validates"). The text is checked by parse_experiment before it is returned.
+struct NewSpec {
+  std::string id = "my.experiment";
+  std::string framework = "mars";
+  std::vector<std::string> variants = {"default"};
+  std::string app = "wordcount";
+};
+std::string new_spec(const NewSpec& n);
+
 // Embedded experiments, by id order.
 std::vector<Experiment> embedded_experiments();
 // An embedded experiment by id, or a spec file when `id_or_path` ends in .json.

@@ -30,10 +30,12 @@ json dataset_json(Input& in) {
     return {{"label", in.label()}, {"generator", nullptr}, {"path", nullptr},
             {"size_bytes", 0},     {"seed", nullptr},      {"checksum", nullptr}};
   }
+  // A dataset that skipped points describe has no file and no checksum.
+  const auto or_null = [](const std::string& s) { return s.empty() ? json(nullptr) : json(s); };
   json j = {{"label", in.label()},
-            {"path", in.file().path},
+            {"path", or_null(in.file().path)},
             {"size_bytes", in.file().size_bytes},
-            {"checksum", in.file().checksum}};
+            {"checksum", or_null(in.file().checksum)}};
   j["generator"] = in.file().generator.empty() ? json(nullptr) : json(in.file().generator);
   j["seed"] = in.file().generator.empty() ? json(nullptr) : json(in.file().seed);
   return j;
@@ -53,6 +55,7 @@ std::string point_key(const Target& t, const Input& in) {
 
 json devices_json(const Target& t) {
   json out = json::array();
+  if (t.devices.empty() && t.kind != backend::Kind::cpu) return out;  // skipped: no device
   if (t.devices.empty()) {
     out.push_back({{"backend", "cpu"}, {"index", 0}, {"name", backend::cpu::cpu_model_name()}});
     return out;
@@ -125,8 +128,9 @@ json run_point(const Target& t, Input& in, const PointSettings& settings,
             {"app", t.app},
             {"backend", backend::kind_name(t.kind)},
             {"device_index", dev ? dev->info().index : 0},
-            {"device_name", dev ? dev->info().name : backend::cpu::cpu_model_name()},
-            {"devices", devices_json(t)},
+            {"device_name", dev                            ? dev->info().name
+                            : t.kind == backend::Kind::cpu ? backend::cpu::cpu_model_name()
+                                                           : std::string()},
             {"dataset", dataset_json(in)},
             {"params", params},
             {"axes", axes},
@@ -134,6 +138,7 @@ json run_point(const Target& t, Input& in, const PointSettings& settings,
             {"repetitions", json::array()},
             {"status", "ok"},
             {"error", nullptr}};
+  if (json d = devices_json(t); !d.empty()) p["devices"] = d;
   const std::string reference = t.app + " CPU reference";
   json validation_base = {{"kind", settings.validation.kind}, {"reference", reference}};
   if (settings.validation.kind == "tolerance")

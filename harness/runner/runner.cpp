@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -197,37 +198,67 @@ RunSummary run_experiment(const Experiment& e, const RunOptions& o) {
   for (const auto& run : e.runs) {
     for (const auto& vname : run.variants) {
       const VariantInfo& v = Registry::instance().find_variant(run.framework, vname);
-      for (Kind kind : v.backends) {
-        if (!compiled(kind)) continue;
-        if (o.backend && kind != Kind::cpu && *o.backend != kind) continue;
-        if (o.backend && *o.backend == Kind::cpu && kind != Kind::cpu) continue;
-        bool device_missing = false;
+      // The variant's targets on one backend: apps x axis values.
+      const auto expand = [&](Kind kind, const std::string& skip) {
+        std::vector<Target> out;
         for (const auto& app : run.apps) {
           const Params defaults = point_defaults(v, Registry::instance().find_app(app));
           for (const auto& combo : axis_combinations(e, defaults, o.preset)) {
             Params params = defaults;
             for (const auto& [k, val] : run.params) params[k] = val;
             for (const auto& [k, val] : combo) params[k] = val;
-            Target t{&v, app, params, combo, kind, {}, ""};
-            if (kind != Kind::cpu) {
-              std::string why;
-              t.devices =
-                  target_devices(devices, v, params, kind, o.device, o.backend.has_value(), &why);
-              if (t.devices.empty()) {
-                std::cerr << fmt::format("  {}/{} on {}: not run ({})\n", v.framework, v.name,
-                                         backend::kind_name(kind), why);
-                device_missing = true;  // no device of this backend: nothing of it runs
-                break;
-              }
-              t.skip_reason = why;
-              for (backend::Device* d : t.devices) {
-                if (std::find(used.begin(), used.end(), d) == used.end()) used.push_back(d);
-              }
-            }
-            targets.push_back(std::move(t));
+            out.push_back(Target{&v, app, params, combo, kind, {}, skip});
           }
-          if (device_missing) break;
         }
+        return out;
+      };
+      std::vector<std::string> elsewhere;  // why each backend of the variant does not run here
+      bool placed = false;
+      for (Kind kind : v.backends) {
+        const std::string name = backend::kind_name(kind);
+        if (!compiled(kind)) {
+          elsewhere.push_back(fmt::format("{} is not compiled into this binary (-DHARNESS_{}=ON)",
+                                          name, kind == Kind::cuda ? "CUDA" : "OPENCL"));
+          continue;
+        }
+        if (o.backend && kind != Kind::cpu && *o.backend != kind) {
+          elsewhere.push_back(fmt::format("this run is restricted to --backend {}",
+                                          backend::kind_name(*o.backend)));
+          continue;
+        }
+        for (Target& t : expand(kind, "")) {
+          if (kind != Kind::cpu) {
+            std::string why;
+            t.devices =
+                target_devices(devices, v, t.params, kind, o.device, o.backend.has_value(), &why);
+            if (t.devices.empty()) {
+              std::cerr << fmt::format("  {}/{} on {}: not run ({})\n", v.framework, v.name, name,
+                                       why);
+              elsewhere.push_back(why);
+              break;  // no device of this backend: nothing of it runs
+            }
+            t.skip_reason = why;
+            for (backend::Device* d : t.devices) {
+              if (std::find(used.begin(), used.end(), d) == used.end()) used.push_back(d);
+            }
+          }
+          targets.push_back(std::move(t));
+          placed = true;
+        }
+      }
+      // A variant that runs nowhere in this run is recorded, point by point, as
+      // skipped on its first backend with the reason (not silently left out).
+      if (!placed && !v.backends.empty()) {
+        std::vector<std::string> names;
+        for (Kind k : v.backends) names.push_back(backend::kind_name(k));
+        std::vector<std::string> why;
+        for (const auto& w : elsewhere) {
+          if (std::find(why.begin(), why.end(), w) == why.end()) why.push_back(w);
+        }
+        const std::string reason =
+            fmt::format("{}/{} runs on {}{}: {}", v.framework, v.name, fmt::join(names, ", "),
+                        names.size() == 1 ? " only" : "", fmt::join(why, "; "));
+        for (Target& t : expand(v.backends.front(), reason)) targets.push_back(std::move(t));
       }
     }
   }
@@ -251,9 +282,19 @@ RunSummary run_experiment(const Experiment& e, const RunOptions& o) {
       return ad ? t.app == group_app : e.app_datasets.count(t.app) == 0;
     };
     if (std::none_of(targets.begin(), targets.end(), in_group) || !sizes.count(o.preset)) continue;
+    // Points that are all skipped need no data: their dataset is described, not made.
+    const bool all_skipped = std::all_of(targets.begin(), targets.end(), [&](const Target& t) {
+      return !in_group(t) || !t.skip_reason.empty();
+    });
     for (const auto& label : sizes.at(o.preset)) {
       Input in = Input::none();
-      if (dataset != kNoInput) {
+      if (dataset != kNoInput && all_skipped) {
+        datasets::DatasetFile described;
+        described.generator = dataset;
+        described.size_bytes = harness::parse_size(label);
+        described.seed = e.seed_value;
+        in = Input(std::move(described), label);
+      } else if (dataset != kNoInput) {
         datasets::DatasetSpec spec{dataset, harness::parse_size(label), e.seed_value};
         Stopwatch gen;
         datasets::DatasetFile file = datasets::materialize(spec, cache);
@@ -297,6 +338,16 @@ RunSummary run_single(const SinglePoint& sp) {
                                  sp.variant, backend::kind_name(sp.backend), names));
   }
   check_point_params(v, app, sp.params);
+  if (!sp.input_path.empty()) {
+    // A file that is not there is the caller's mistake, found before anything runs.
+    std::error_code ec;
+    if (std::filesystem::is_directory(sp.input_path, ec))
+      throw UsageError("cannot read input file '" + sp.input_path + "': it is a directory");
+    std::ifstream probe(sp.input_path, std::ios::binary);
+    if (!probe)
+      throw UsageError("cannot read input file '" + sp.input_path + "': " + std::strerror(errno));
+  }
+  if (!sp.size.empty()) harness::parse_size(sp.size);  // a bad --size is a usage error
   Params params = point_defaults(v, app);
   for (const auto& [k, val] : sp.params) params[k] = val;
   if (sp.reps < 1) throw UsageError("--reps must be at least 1");
@@ -342,9 +393,17 @@ RunSummary run_single(const SinglePoint& sp) {
     label = harness::format_size(file.size_bytes);
   } else {
     datasets::find_generator(sp.dataset);
-    file = datasets::materialize({sp.dataset, harness::parse_size(sp.size), 42},
+    const std::uint64_t bytes = harness::parse_size(sp.size);
+    file = datasets::materialize({sp.dataset, bytes, 42},
                                  sp.data_dir.empty() ? datasets::default_cache_dir() : sp.data_dir);
-    label = sp.size;
+    label = harness::format_size(bytes);  // one spelling in keys: "1 MiB" -> 1MiB
+    const bool decimal = label.size() > 2 && label.back() == 'B' &&
+                         std::string("KMGT").find(label[label.size() - 2]) != std::string::npos;
+    if (decimal) {
+      const std::string binary = label.substr(0, label.size() - 1) + "iB";  // 1MB -> 1MiB
+      std::cerr << fmt::format("note: --size {} is {} bytes, keyed {}; {} is {} bytes\n", sp.size,
+                               bytes, label, binary, harness::parse_size(binary));
+    }
   }
   if (doc && sp.ceilings) {
     for (backend::Device* d : t.devices) add_ceilings(*doc, *d, "-");

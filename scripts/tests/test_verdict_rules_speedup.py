@@ -33,6 +33,65 @@ class FasterTest(unittest.TestCase):
         self.assertEqual(vs["opencl"].verdict, VR.DOES_NOT_HOLD)
         self.assertIn("0.5x", vs["opencl"].detail)       # 10 ms / 20 ms
 
+    def test_a_speedup_within_noise_does_not_hold(self):
+        # The mars/g256: 1.01x on the medians (68.9 vs 68.5 ms) while
+        # separate runs of the same pair vary from 69 to 86 ms.
+        rule = {"kind": "faster", "candidate": {"variant": "g256"}, "baseline": {"variant": "default"}}
+        base = C.make_point("mars", "opencl", "1MiB", MiB, 68.9)
+        cand = C.make_point("mars", "opencl", "1MiB", MiB, 68.5, variant="g256")
+        base["repetitions"] = [{"total_ms": t, "validation": "passed"} for t in (68.7, 86.0, 68.9, 69.5, 68.8)]
+        cand["repetitions"] = [{"total_ms": t, "validation": "passed"} for t in (68.0, 84.0, 68.5, 69.0, 68.3)]
+        for p in (base, cand):
+            p["summary"]["total_ms"]["median"] = sorted(r["total_ms"] for r in p["repetitions"])[2]
+        vs = evaluate(rule, [base, cand])
+        self.assertEqual([v.verdict for v in vs], [VR.DOES_NOT_HOLD], vs[0].detail)
+        self.assertIn("speedup 1.01x", vs[0].detail)
+        self.assertIn("95% interval [", vs[0].detail)
+        self.assertIn("within noise", vs[0].detail)
+        self.assertIn("needs the 95% interval of the speedup above 1x", vs[0].detail)
+        # The same medians judged without noise ("confidence": null) hold, as the old rule did.
+        vs = evaluate(dict(rule, confidence=None), [base, cand])
+        self.assertEqual([v.verdict for v in vs], [VR.HOLDS], vs[0].detail)
+        self.assertIn("medians only", vs[0].detail)
+        # A clear speedup holds with its interval above 1.
+        cand["repetitions"] = [{"total_ms": t / 2, "validation": "passed"} for t in (68.0, 84.0, 68.9, 69.0, 68.3)]
+        cand["summary"]["total_ms"]["median"] = 34.45
+        vs = evaluate(rule, [base, cand])
+        self.assertEqual([v.verdict for v in vs], [VR.HOLDS], vs[0].detail)
+        self.assertIn("speedup 2x, 95% interval [", vs[0].detail)
+
+    def test_interval_equals_harness_compare(self):
+        # scripts/noise.py draws as harness/core/stats.cpp does: the interval
+        # printed by `harness compare` for these samples (tests/cli checks the binary).
+        import noise
+        a = [2.00, 2.02, 1.98, 2.01, 1.99, 2.03, 1.97]
+        b = [1.00, 1.01, 0.99, 1.005, 0.995, 1.015, 0.985]
+        lo, hi = noise.bootstrap_ratio_of_medians(b, a)
+        self.assertLess(lo, 2.0)
+        self.assertGreater(hi, 2.0)
+        self.assertEqual(noise.bootstrap_ratio_of_medians(b, a), (lo, hi))  # deterministic
+        self.assertTrue(all(x != x for x in noise.bootstrap_ratio_of_medians([], a)))  # nan
+
+    def test_without_samples_the_median_decides_and_says_so(self):
+        rule = dict(FASTER, metric="throughput_gbps")
+        pts = self.base_points()
+        for p in pts:
+            p["repetitions"] = p["repetitions"][:1]  # one repetition: no noise estimate
+        vs = by_backend(evaluate(rule, pts))
+        self.assertEqual(vs["cuda"].verdict, VR.HOLDS)
+        self.assertIn("median only: 1 repetition", vs["cuda"].detail)
+        rule = dict(FASTER, metric="rate:dram@reduce")
+        pts = [C.make_v2_point("tree", fraction=0.8), C.make_v2_point("cpu", fraction=0.4)]
+        vs = evaluate({"kind": "faster", "candidate": {"variant": "tree"}, "baseline": {"variant": "cpu"},
+                       "metric": "rate:dram@reduce"}, pts)
+        self.assertEqual([v.verdict for v in vs], [VR.HOLDS], vs[0].detail)
+        self.assertIn("median only: no per-repetition rate:dram@reduce", vs[0].detail)
+
+    def test_phase_sums_have_per_repetition_samples(self):
+        p = C.make_point("mars", "cuda", "1MiB", MiB, 10.0)
+        self.assertEqual(speedup.time_samples(p, "map+reduce"), [r["total_ms"] for r in p["repetitions"]])
+        self.assertEqual(speedup.time_samples(p, "counter:x"), [])
+
     def test_at_all_sizes(self):
         rule = dict(FASTER, at="all")
         vs = by_backend(evaluate(rule, self.base_points()))
@@ -222,7 +281,8 @@ class SpeedupRulesTest(unittest.TestCase):
         pts = speedup_sweep("software", [0.2, 0.4, 0.5]) + speedup_sweep("system", [0.4, 0.4, 0.4])
         vs = evaluate_v2(rule, pts)  # 0.5, 1, 1.25: geometric mean 0.855
         self.assertEqual([v.verdict for v in vs], [VR.HOLDS])
-        self.assertIn("geometric mean speedup 0.855x over 3 pair(s)", vs[0].detail)
+        self.assertIn("geometric mean speedup 0.855x, 95% interval [", vs[0].detail)
+        self.assertIn("over 3 pair(s)", vs[0].detail)
         rule = dict(rule, min_mean=1.0)
         rule.pop("max_mean")
         self.assertEqual([v.verdict for v in evaluate_v2(rule, pts)], [VR.DOES_NOT_HOLD])

@@ -37,8 +37,12 @@ class DecideTest(unittest.TestCase):
         pts.append(C.make_v2_point(backend="opencl", device_name="PoCL", status="skipped"))
         vs = V.skipped_verdicts(pts, covered={("opencl", 0, "PoCL")})
         self.assertEqual([(v.backend, v.verdict) for v in vs], [("cuda", V.NOT_RUN)])
+        # one reason for all (a variant that runs nowhere here): said once
+        self.assertEqual(vs[0].detail, "all 4 point(s) skipped: tile")
+        pts = [C.make_v2_point(axes=C.axes(g), status="skipped", skip_reason=f"tile {g}") for g in (64, 128, 256, 512)]
+        vs = V.skipped_verdicts(pts, covered=set())
         self.assertIn("all 4 point(s) skipped", vs[0].detail)
-        self.assertIn("tile and 1 more", vs[0].detail)
+        self.assertIn("tile 256 and 1 more", vs[0].detail)
         self.assertIsNone(V.verdict_for(None, V.HOLDS, "").backend)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from results_doc import Experiment, group_by_device, merge_experiments
+from results_doc import Experiment, device_key, device_type, group_by_device, merge_experiments
 
 from .verdict import Verdict, verdict_for
 
@@ -49,9 +49,21 @@ def evaluate(experiment_id: str, spec: dict | None, points: list[dict]) -> list[
     return verdicts
 
 
+CPU_DEVICE_NOTE = ("the device is a CPU (an OpenCL CPU platform such as PoCL): this checks the code "
+                   "path and the rule, not a claim about GPUs")
+
+
 def evaluate_experiment(exp: Experiment) -> list[Verdict]:
-    """Verdicts of a merged experiment (its spec's "verdict")."""
-    return evaluate(exp.id, exp.spec.get("verdict"), exp.points)
+    """Verdicts of a merged experiment (its spec's "verdict"). A verdict on a
+    kernel backend's device that is a CPU (PoCL) carries a note saying so."""
+    verdicts = evaluate(exp.id, exp.spec.get("verdict"), exp.points)
+    for v in verdicts:
+        if v.backend in (None, "cpu"):
+            continue
+        key = (v.backend, v.device_index, v.device)
+        if any(device_key(p) == key and device_type(p) == "cpu" for p in exp.points):
+            v.note = CPU_DEVICE_NOTE
+    return verdicts
 
 
 def evaluate_documents(docs: list[dict]) -> list[Verdict]:

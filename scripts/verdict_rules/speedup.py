@@ -1,6 +1,14 @@
 """Speedup rules: a candidate against a baseline paired point by point (faster),
 and how that speedup behaves along an axis (speedup_grows), on average
-(mean_speedup) and across apps (speedup_order)."""
+(mean_speedup) and across apps (speedup_order).
+
+faster and mean_speedup judge noise: a speedup counts only when its 95%
+bootstrap interval (scripts/noise.py, the same interval `harness compare`
+prints) lies beyond the threshold, not only its median. Metrics with
+per-repetition samples (total_ms, throughput_gbps through total_ms, a phase,
+phases joined by "+") have an interval; rates, fractions and counters have
+none, nor does a point with a single repetition: there the median decides
+and the verdict says so. speedup_grows and speedup_order compare medians."""
 
 from __future__ import annotations
 
@@ -9,9 +17,12 @@ import math
 import statistics
 from typing import Iterable
 
-from results_doc import (axes_order, dataset_label, dataset_size, device_key, document_index, fmt_num,
-                         group_by_device, higher_is_better, is_valid, line_key, matches, metric_unit, not_skipped,
-                         series_name, stat, validation_status, value_text, x_value)
+from results_doc import (COUNTER_PREFIX, FRACTION_PREFIX, PHASE_SUM, RATE_PREFIX, axes_order, dataset_label,
+                         dataset_size, device_key, document_index, fmt_num, group_by_device, higher_is_better,
+                         is_valid, line_key, matches, metric_unit, not_skipped, samples, series_name, stat,
+                         validation_status, value_text, x_value)
+
+from noise import CONFIDENCE, bootstrap_geomean, bootstrap_ratio_of_medians
 
 from .registry import rule
 from .selection import at_largest, at_option, is_invalid, place, same_axes, vary_axes
@@ -50,6 +61,57 @@ def _choose_baseline(c: dict, bases: list[dict], metric: str, vary: Iterable[str
     return None
 
 
+def time_samples(p: dict, metric: str) -> list[float]:
+    """Per-repetition values of a time metric, for the bootstrap: total_ms
+    (also for throughput_gbps: the speedup is the same ratio), a phase, or
+    phases joined by "+" (their sum per repetition, a missing phase as 0).
+    [] for rates, fractions and counters (no per-repetition values)."""
+    if metric.startswith((RATE_PREFIX, FRACTION_PREFIX, COUNTER_PREFIX)):
+        return []
+    if metric == "throughput_gbps":
+        return samples(p, "total_ms")
+    if PHASE_SUM not in metric:
+        return samples(p, metric)
+    names = metric.split(PHASE_SUM)
+    out = []
+    for rep in p.get("repetitions") or []:
+        phases = rep.get("phases_ms") if isinstance(rep, dict) and isinstance(rep.get("phases_ms"), dict) else {}
+        values = [phases.get(n) for n in names]
+        found = [float(v) for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+        if found:
+            out.append(sum(found))
+    return out
+
+
+def confidence_of(spec: dict) -> float | None:
+    """The rule's "confidence" (default 0.95); null or 0: judge medians only."""
+    c = spec.get("confidence", CONFIDENCE)
+    if c in (None, 0, False):
+        return None
+    c = float(c)
+    if not 0.0 < c < 1.0:
+        raise ValueError("'confidence' must be in (0, 1), or null for medians only")
+    return c
+
+
+def speedup_interval(c: dict, b: dict, metric: str, confidence: float | None) -> tuple[tuple | None, str]:
+    """(low, high) of the candidate's speedup over the baseline (baseline
+    median / candidate median of the per-repetition times), or None and why
+    the median alone decides."""
+    if confidence is None:
+        return None, "medians only (the rule sets no confidence)"
+    cs, bs = time_samples(c, metric), time_samples(b, metric)
+    if not cs or not bs:
+        return None, f"median only: no per-repetition {metric}"
+    if len(cs) < 2 or len(bs) < 2:
+        return None, "median only: 1 repetition, no noise estimate"
+    return bootstrap_ratio_of_medians(cs, bs, confidence), ""
+
+
+def interval_text(iv: tuple, confidence: float) -> str:
+    return f"{fmt_num(100 * confidence)}% interval [{fmt_num(iv[0])}, {fmt_num(iv[1])}]"
+
+
 @rule("faster")
 def faster(spec: dict, points: list[dict]) -> list[Verdict]:
     """Candidate faster than baseline, per candidate backend/device.
@@ -60,12 +122,19 @@ def faster(spec: dict, points: list[dict]) -> list[Verdict]:
     (optional)}. Candidate and baseline points pair by (app, dataset.label,
     and the axis values both have when possible, less the `vary` axes);
     speedup = baseline median / candidate median (inverted for
-    higher-is-better metrics). Holds if every speedup at the chosen sizes
-    ("largest": the largest dataset per app) exceeds min_speedup (with a
-    quorum: more than that fraction of them) and every involved point is ok
-    and validated; does not hold if a speedup is too small or an involved
-    point failed; not run if no pair has both points run. Skipped points are
-    ignored.
+    higher-is-better metrics). A speedup exceeds min_speedup when the low end
+    of its 95% bootstrap interval ("confidence": 0.95; the interval of the
+    ratio of medians of the two points' repetitions, as `harness compare`
+    prints it) is above min_speedup: a median above it within noise does not
+    count. Without per-repetition samples (rates, fractions, counters) or
+    with one repetition, the median decides, and the detail says so
+    ("confidence": null judges medians only). Holds if every speedup at the
+    chosen sizes ("largest": the largest dataset per app) exceeds min_speedup
+    (with a quorum: more than that fraction of them) and every involved point
+    is ok and validated; does not hold if a speedup is too small or an
+    involved point failed; not run if no pair has both points run. Skipped
+    points are ignored; a candidate whose points were all skipped is not run,
+    with their reasons.
     """
     cand_m = spec.get("candidate") or {}
     base_m = spec.get("baseline") or {}
@@ -75,6 +144,7 @@ def faster(spec: dict, points: list[dict]) -> list[Verdict]:
     quorum = spec.get("quorum")
     higher = higher_is_better(metric)
     vary = vary_axes(spec)
+    confidence = confidence_of(spec)
 
     all_cands = [p for p in points if matches(p, cand_m)]
     cands = not_skipped(all_cands)
@@ -116,17 +186,25 @@ def faster(spec: dict, points: list[dict]) -> list[Verdict]:
                 continue
             speedup = cm / bm if higher else bm / cm
             unit = metric_unit(metric, (c, b)) if higher else ("ms" if metric == "total_ms" else f"ms {metric}")
-            text = (f"{where}: speedup {fmt_num(speedup)}x ({series_name(b)} {fmt_num(bm)} {unit} vs "
+            iv, why_median = speedup_interval(c, b, metric, confidence)
+            noise = (interval_text(iv, confidence) if iv is not None else why_median)
+            text = (f"{where}: speedup {fmt_num(speedup)}x, {noise} ({series_name(b)} {fmt_num(bm)} {unit} vs "
                     f"{series_name(c)} {fmt_num(cm)} {unit})")
+            if iv is not None and speedup > min_speedup and not iv[0] > min_speedup:
+                text += " [within noise]"
             measured.append(text)
-            if not speedup > min_speedup:
+            if not (iv[0] if iv is not None else speedup) > min_speedup:
                 too_slow.append(text)
 
-        hold_prefix, fail_prefix = "", f"needs speedup > {fmt_num(min_speedup)}x: "
+        needs = (f"the {fmt_num(100 * confidence)}% interval of the speedup above {fmt_num(min_speedup)}x"
+                 if confidence is not None else f"speedup > {fmt_num(min_speedup)}x")
+        hold_prefix, fail_prefix = "", f"needs {needs}: "
         if quorum is not None and measured:
             share = (len(measured) - len(too_slow)) / len(measured)
             verdict_text = (f"{len(measured) - len(too_slow)} of {len(measured)} speedups > "
-                            f"{fmt_num(min_speedup)}x (needs more than {fmt_num(100 * float(quorum))}%): ")
+                            f"{fmt_num(min_speedup)}x"
+                            + (" beyond noise" if confidence is not None else "")
+                            + f" (needs more than {fmt_num(100 * float(quorum))}%): ")
             too_slow = [] if share > float(quorum) else too_slow
             hold_prefix, fail_prefix = verdict_text, verdict_text
         out.append(decide(key, invalid=invalid, measured=measured, failing=too_slow, notes=missing,
@@ -238,12 +316,17 @@ def mean_speedup(spec: dict, points: list[dict]) -> list[Verdict]:
     min_mean (give one).
 
     spec: {"candidate": matcher, "baseline": matcher, "metric": ..., "max_mean":
-    1.0 | "min_mean": 1.0}. Does not hold if a point involved failed
-    validation; not run without a pair."""
+    1.0 | "min_mean": 1.0, "confidence": 0.95}. With per-repetition samples
+    on every pair, the whole 95% bootstrap interval of the geometric mean
+    (every pair's repetitions resampled) must lie on the bound's side; else
+    the mean of the medians decides (said in the detail). Does not hold if a
+    point involved failed validation; not run without a pair."""
     if ("max_mean" in spec) == ("min_mean" in spec):
         raise ValueError("give exactly one of 'max_mean' and 'min_mean'")
     bound = float(spec.get("max_mean", spec.get("min_mean")))
     below = "max_mean" in spec
+    confidence = confidence_of(spec)
+    metric = str(spec.get("metric", "total_ms"))
     all_cands, per_device = _speedup_pairs(spec, points)
     if not all_cands:
         return [verdict_for(None, NOT_RUN, f"no point matches the candidate {json.dumps(spec.get('candidate') or {})}")]
@@ -253,9 +336,17 @@ def mean_speedup(spec: dict, points: list[dict]) -> list[Verdict]:
         if pairs:
             mean = math.exp(statistics.fmean(math.log(sp) for _c, _b, sp in pairs))
             each = ", ".join(f"{place(c)} {fmt_num(sp)}x" for c, _b, sp in pairs[:12])
-            text = f"geometric mean speedup {fmt_num(mean)}x over {len(pairs)} pair(s) ({each})"
+            sampled = [(time_samples(c, metric), time_samples(b, metric)) for c, b, _sp in pairs]
+            iv = None
+            if confidence is not None and all(len(cs) >= 2 and len(bs) >= 2 for cs, bs in sampled):
+                iv = bootstrap_geomean(sampled, confidence)
+                if any(math.isnan(x) for x in iv):
+                    iv = None
+            noise = interval_text(iv, confidence) if iv is not None else "median only (no repetition samples)"
+            text = f"geometric mean speedup {fmt_num(mean)}x, {noise}, over {len(pairs)} pair(s) ({each})"
             measured.append(text)
-            if not (mean < bound if below else mean > bound):
+            edge = (iv[1] if below else iv[0]) if iv is not None else mean
+            if not (edge < bound if below else edge > bound):
                 failing.append(text)
         cmp = "<" if below else ">"
         out.append(decide(key, invalid=invalid[:5], measured=measured, failing=failing, notes=missing[:5],

@@ -23,6 +23,7 @@ class Verdict:
     verdict: str
     detail: str
     rule: str | None = None
+    note: str = ""  # e.g. that the device is a CPU (PoCL), so a GPU claim is not tested there
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -48,9 +49,15 @@ def skipped_verdicts(skipped: list[dict], covered: set) -> list[Verdict]:
     for key, pts in group_by_device(skipped).items():
         if key in covered:
             continue
-        reasons = "; ".join(f"{p.get('key')}: {skip_reason(p)}" for p in pts[:3])
-        more = f" and {len(pts) - 3} more" if len(pts) > 3 else ""
-        out.append(verdict_for(key, NOT_RUN, f"all {len(pts)} point(s) skipped: {reasons}{more}"))
+        by_reason: dict[str, list[dict]] = {}
+        for p in pts:
+            by_reason.setdefault(skip_reason(p), []).append(p)
+        if len(by_reason) == 1:  # one reason (a variant that runs nowhere here): say it once
+            reasons = next(iter(by_reason))
+        else:
+            reasons = "; ".join(f"{p.get('key')}: {skip_reason(p)}" for p in pts[:3])
+            reasons += f" and {len(pts) - 3} more" if len(pts) > 3 else ""
+        out.append(verdict_for(key, NOT_RUN, f"all {len(pts)} point(s) skipped: {reasons}"))
     return out
 
 

@@ -127,11 +127,79 @@ class Errors(unittest.TestCase):
         self.expect(2, "malformed experiment spec", "run", "--experiment", bad)
         with open(bad, "w") as f:
             json.dump({"id": "x"}, f)
-        self.expect(2, "missing field 'title'", "run", "--experiment", bad)
+        # Every missing field in one message, not one run per field.
+        r = harness("run", "--experiment", bad)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+        self.assertIn("missing fields 'title', 'seed', 'claim', 'verdict_rule', 'verdict', 'dataset', "
+                      "'runs', 'reps', 'sizes'", r.stderr)
+        self.assertIn("harness new-spec", r.stderr)
+        with open(bad, "w") as f:
+            json.dump({"id": "x", "title": "t", "seed": "s", "claim": "c", "verdict_rule": "r",
+                       "verdict": {"kind": "all_valid"}, "dataset": "none", "reps": {"ci": 1},
+                       "runs": [{"framework": "cpu"}]}, f)
+        self.expect(2, "missing fields 'runs[0].variants', 'runs[0].apps'", "run", "--experiment", bad)
+        with open(bad, "w") as f:
+            json.dump({"id": "x", "title": "t", "seed": "s", "claim": "c", "verdict_rule": "r",
+                       "verdict": {"kind": "all_valid"}, "dataset": "text-zipf", "reps": {"ci": 1},
+                       "runs": []}, f)
+        self.expect(2, "missing field 'sizes' (a spec needs", "run", "--experiment", bad)
+
+    def test_new_spec_has_every_required_field_and_runs(self):
+        r = harness("new-spec", "--id", "my.radix", "--framework", "mars", "--variants", "default,radix")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        spec = json.loads(r.stdout)
+        for field in ("id", "title", "seed", "claim", "verdict_rule", "verdict", "dataset", "runs", "sizes",
+                      "reps"):
+            self.assertIn(field, spec)
+        self.assertEqual(spec["verdict"]["kind"], "faster")
+        self.assertEqual(spec["verdict"]["candidate"], {"framework": "mars", "variant": "radix"})
+        self.assertEqual(spec["runs"][0]["variants"], ["default", "radix"])
+        self.assertIn("interval", spec["verdict_rule"])
+        path = os.path.join(TMP, "new-spec.json")
+        r = harness("new-spec", "--framework", "cpu", "--app", "wordcount", "--out", path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(path) as f:
+            self.assertEqual(json.load(f)["verdict"], {"kind": "all_valid"})
+        out = os.path.join(TMP, "new-spec-run.json")
+        r = harness("run", "--experiment", path, "--reps", "1", "--no-ceilings", "--out", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("verdict my.experiment on cpu:0", r.stdout)  # the verdict ends the run
+        self.expect(2, "unknown variant 'nope'", "new-spec", "--variants", "default,nope")
+        self.expect(2, "mars/default does not run app 'segsum'", "new-spec", "--framework", "mars", "--app",
+                    "segsum")
+
+    def test_sizes_have_one_spelling_in_keys(self):
+        keys = []
+        for size in ("64KiB", "64 KiB", "65536", "64kib"):
+            out = os.path.join(TMP, "size.json")
+            r = harness("run", "--framework", "cpu", "--app", "wordcount", "--dataset", "text-zipf",
+                        "--size", size, "--backend", "cpu", "--reps", "1", "--no-ceilings", "--out", out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(out) as f:
+                keys.append(json.load(f)["points"][0]["key"])
+        self.assertEqual(set(keys), {"cpu/default/wordcount/cpu:0/text-zipf/64KiB"})
+        self.expect(2, "invalid size '1 XB'", "run", "--framework", "cpu", "--app", "wordcount",
+                    "--dataset", "text-zipf", "--size", "1 XB", "--backend", "cpu")
+
+    def test_variant_default_names_the_choices(self):
+        _, compiled = backends()
+        if "opencl" in compiled:
+            self.expect(2, "framework 'atomics' has no variant 'default' and several of its variants run app "
+                        "'path-copy' on opencl: give --variant (one of: copy-plain (opencl, cuda), copy-never",
+                        "run", "--framework", "atomics", "--app", "path-copy", "--backend", "opencl")
+        # reduction has no 'default': the one variant that runs the app on the backend is taken
+        r = harness("run", "--framework", "reduction", "--app", "segsum", "--dataset", "uniform-f32",
+                    "--size", "64KiB", "--backend", "cpu", "--reps", "1")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("reduction/cpu/segsum", r.stderr)
 
     def test_run_failures_exit_1(self):
-        self.expect(1, "cannot read input file '/nonexistent/input.txt'", "run", "--framework", "cpu",
+        # A missing input is the caller's mistake: a usage error, before anything runs.
+        self.expect(2, "cannot read input file '/nonexistent/input.txt'", "run", "--framework", "cpu",
                     "--app", "wordcount", "--input", "/nonexistent/input.txt", "--backend", "cpu")
+        self.expect(2, "it is a directory", "run", "--framework", "cpu", "--app", "wordcount",
+                    "--input", TMP, "--backend", "cpu")
         self.expect(1, "cannot write output to '/nonexistent/out.tsv'", "run", "--framework", "cpu",
                     "--app", "wordcount", "--input", os.path.join(SRC, "README.md"), "--backend", "cpu",
                     "--dump-output", "/nonexistent/out.tsv")
@@ -204,7 +272,8 @@ class Results(unittest.TestCase):
                         "--out", path)
             self.assertEqual(r.returncode, 0, r.stderr)
             docs.append(path)
-        doc = json.load(open(docs[0]))
+        with open(docs[0]) as f:
+            doc = json.load(f)
         self.assertTrue(doc["complete"])
         self.assertTrue(all(p["validation"]["status"] == "passed" for p in doc["points"]))
         r = harness("compare", *docs)
@@ -225,6 +294,137 @@ class Results(unittest.TestCase):
     def expect_compare_error(self):
         r = harness("compare", "/nonexistent/a.json", "/nonexistent/b.json")
         self.assertEqual(r.returncode, 2)
+
+
+def run_spec(name, variants, reps=3, backend="cpu", framework="cpu", extra=None):
+    """A tiny word-count spec of `variants`, run; returns (result path, completed process)."""
+    spec = os.path.join(TMP, name + ".spec.json")
+    doc = {"id": name, "title": name, "seed": "test", "claim": "c", "verdict_rule": "r",
+           "verdict": {"kind": "all_valid"}, "dataset": "text-zipf",
+           "runs": [{"framework": framework, "variants": variants, "apps": ["wordcount"]}],
+           "sizes": {"ci": ["64KiB"], "gpu": ["64KiB"], "paper": ["64KiB"]},
+           "reps": {"ci": reps, "gpu": reps, "paper": reps}}
+    doc.update(extra or {})
+    with open(spec, "w") as f:
+        json.dump(doc, f)
+    out = os.path.join(TMP, name + ".json")
+    r = harness("run", "--experiment", spec, "--backend", backend, "--no-ceilings", "--out", out)
+    return out, r
+
+
+class CompareSets(unittest.TestCase):
+    """harness compare of two variants (or any two labelled sets): across files and within one."""
+
+    @classmethod
+    def setUpClass(cls):
+        present, _ = backends()
+        if "opencl" not in present:
+            raise unittest.SkipTest("no OpenCL device")
+        cls.old, r = run_spec("cmp.old", ["default"], reps=5, backend="opencl", framework="mars")
+        assert r.returncode == 0, r.stderr
+        cls.new, r = run_spec("cmp.new", ["radix"], reps=5, backend="opencl", framework="mars")
+        assert r.returncode == 0, r.stderr
+        cls.both, r = run_spec("cmp.both", ["default", "radix"], reps=5, backend="opencl", framework="mars")
+        assert r.returncode == 0, r.stderr
+
+    def test_by_key_matches_nothing_and_names_the_nearest_keys(self):
+        r = harness("compare", self.old, self.new)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("No point of A matches a point of B", r.stdout)
+        self.assertIn("A mars/default/wordcount/opencl:0/text-zipf/64KiB", r.stdout)
+        self.assertIn("B mars/radix/wordcount/opencl:0/text-zipf/64KiB", r.stdout)
+        self.assertIn("differ in variant mars/default | mars/radix", r.stdout)
+        self.assertIn("--by variant --a mars/default --b mars/radix", r.stdout)
+        self.assertIn("harness: compare: no point of A matches", r.stderr)
+
+    def assert_matched(self, r, n=1):
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn(f"{n} matched point(s)", r.stdout)
+        self.assertIn("*/wordcount/opencl:0/text-zipf/64KiB", r.stdout)
+        row = [l for l in r.stdout.splitlines() if l.startswith("*/wordcount")][0]
+        self.assertRegex(row, r"\[\d+\.\d\d, \d+\.\d\d\]")  # the 95% interval
+        return row
+
+    def test_two_files_by_variant(self):
+        self.assert_matched(harness("compare", self.old, self.new, "--by", "variant"))  # one each: implied
+        self.assert_matched(harness("compare", self.old, self.new, "--by", "variant", "--a", "mars/default",
+                                    "--b", "radix"))
+
+    def test_one_file_by_variant(self):
+        r = harness("compare", self.both, "--by", "variant", "--a", "default", "--b", "mars/radix")
+        self.assert_matched(r)
+        self.assertIn("variant = mars/default", r.stdout)
+        self.assertIn("variant = mars/radix", r.stdout)
+        r = harness("compare", self.both, "--by", "variant", "--b", "radix")  # A: the other one
+        self.assert_matched(r)
+
+    def test_interval_is_the_verdict_rules(self):
+        # compare's interval and the faster rule's come from the same bootstrap
+        sys.path.insert(0, os.path.join(SRC, "scripts"))
+        import noise
+        with open(self.both) as f:
+            doc = json.load(f)
+        times = {p["variant"]: [rep["total_ms"] for rep in p["repetitions"]] for p in doc["points"]}
+        lo, hi = noise.bootstrap_ratio_of_medians(times["radix"], times["default"])
+        row = self.assert_matched(harness("compare", self.both, "--by", "variant", "--a", "default",
+                                          "--b", "radix"))
+        self.assertIn(f"[{lo:.2f}, {hi:.2f}]", row)
+
+    def test_usage_errors(self):
+        def expect(fragment, *args):
+            r = harness("compare", *args)
+            self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+            self.assertIn(fragment, r.stderr)
+        expect("holds 2 values of variant (mars/default, mars/radix)", self.both, "--by", "variant")
+        expect("no point of", self.both, "--by", "variant", "--a", "default", "--b", "sort")
+        expect("--a and --b name values of --by", self.old, self.new, "--a", "default")
+        expect("compare needs two result files", self.old)
+        expect("no point of", self.both, "--by", "nosuchaxis")
+
+
+class SkippedByBackend(unittest.TestCase):
+    def test_variants_a_backend_cannot_run_are_skipped_with_the_reason(self):
+        present, compiled = backends()
+        if "opencl" not in present:
+            self.skipTest("no OpenCL device")
+        out = os.path.join(TMP, "fig5_1.json")
+        r = harness("run", "--experiment", "thesis.fig5_1", "--backend", "opencl", "--reps", "1",
+                    "--no-ceilings", "--out", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(out) as f:
+            doc = json.load(f)
+        skipped = [p for p in doc["points"] if p["status"] == "skipped"]
+        self.assertEqual({p["variant"] for p in skipped}, {"scan-l1", "scan-nol1"})
+        why = ("this run is restricted to --backend opencl" if "cuda" in compiled
+               else "cuda is not compiled into this binary")
+        for p in skipped:
+            self.assertEqual(p["backend"], "cuda")
+            self.assertIn("runs on cuda only: " + why, p["skip_reason"])
+            self.assertEqual(p["validation"]["status"], "skipped")
+        self.assertTrue(all(p["status"] == "ok" for p in doc["points"] if p["variant"] == "scan-line"))
+        # The verdict, printed at the end of the run, says why the rule did not run.
+        self.assertIn("verdict thesis.fig5_1 on cuda:0: not run", r.stdout)
+        self.assertIn("runs on cuda only", r.stdout)
+        check = subprocess.run([sys.executable, os.path.join(SRC, "scripts", "check_results.py"), out],
+                               capture_output=True, text=True)
+        if check.returncode != 3:  # 3: jsonschema not installed
+            self.assertEqual(check.returncode, 0, check.stdout + check.stderr)
+        # and the report lists them with the reason
+        report = os.path.join(TMP, "fig5_1-report")
+        r = harness("report", "--out-dir", report, out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(report, "report.md")) as f:
+            text = f.read()
+        self.assertIn("memory/scan-l1 runs on cuda only", text)
+
+    def test_a_cpu_only_run_records_gpu_variants_as_skipped(self):
+        out, r = run_spec("skip.cpu", ["default"], reps=1, framework="mars")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(out) as f:
+            doc = json.load(f)
+        self.assertEqual([p["status"] for p in doc["points"]], ["skipped"])
+        self.assertIn("this run is restricted to --backend cpu", doc["points"][0]["skip_reason"])
+        self.assertIsNone(doc["points"][0]["dataset"]["checksum"])  # no data was made for it
 
 
 if __name__ == "__main__":

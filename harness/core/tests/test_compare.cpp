@@ -114,3 +114,95 @@ TEST_F(CompareTest, MalformedFileThrowsUsageError) {
   const std::string future = write("future.json", R"({"schema_version": 3, "points": []})");
   EXPECT_THROW(harness::compare_results(future, good, "total_ms", out), harness::UsageError);
 }
+
+namespace {
+std::string run_compare(const std::vector<std::string>& files, const harness::CompareOptions& o,
+                        int expected_status) {
+  std::ostringstream out;
+  EXPECT_EQ(harness::compare_results(files, o, out), expected_status) << out.str();
+  return out.str();
+}
+}  // namespace
+
+TEST_F(CompareTest, TwoVariantsAcrossFilesMatchOnEverythingElse) {
+  // The README's flow: old.json has mars/default, new.json mars/g256; keys never match.
+  const std::vector<double> slow = {2.00, 2.02, 1.98, 2.01, 1.99};
+  const std::vector<double> fast = {1.00, 1.01, 0.99, 1.005, 0.995};
+  const std::string a =
+      write("old.json",
+            document(json::array({point("mars/default/wc/opencl:0/text-zipf/1MiB", slow, slow),
+                                  point("cpu/default/wc/cpu:0/text-zipf/1MiB", slow, slow)})));
+  const std::string b =
+      write("new.json",
+            document(json::array({point("mars/g256/wc/opencl:0/text-zipf/1MiB", fast, fast)})));
+  // By key: nothing matches; exit 1, the nearest keys and the --by that matches them.
+  std::string text = run_compare({a, b}, {}, 1);
+  EXPECT_NE(text.find("No point of A matches a point of B"), std::string::npos) << text;
+  EXPECT_NE(text.find("differ in variant mars/default | mars/g256"), std::string::npos) << text;
+  EXPECT_NE(text.find("--by variant --a mars/default --b mars/g256"), std::string::npos) << text;
+  // By variant: A has two variants, so side A is named; B's one is implied.
+  harness::CompareOptions o;
+  o.by = "variant";
+  o.a = "default";  // without its framework: names both mars/default and cpu/default
+  std::ostringstream unused;
+  try {
+    harness::compare_results({a, b}, o, unused);
+    FAIL() << "expected UsageError";
+  } catch (const harness::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("names several"), std::string::npos) << e.what();
+  }
+  o.a = "mars/default";
+  o.b = "g256";  // without its framework: the one it names
+  text = run_compare({a, b}, o, 0);
+  EXPECT_NE(text.find("*/wc/opencl:0/text-zipf/1MiB"), std::string::npos) << text;
+  EXPECT_NE(text.find("2.00x"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 matched point(s)"), std::string::npos) << text;
+  EXPECT_NE(text.find("variant = mars/default"), std::string::npos) << text;
+  EXPECT_NE(text.find("variant = mars/g256"), std::string::npos) << text;
+  o.a.clear();
+  try {
+    harness::compare_results({a, b}, o, unused);
+    FAIL() << "expected UsageError";
+  } catch (const harness::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("(mars/default, cpu/default)"), std::string::npos)
+        << e.what();
+  }
+  o.a = "mars/nope";
+  EXPECT_THROW(harness::compare_results({a, b}, o, unused), harness::UsageError);
+}
+
+TEST_F(CompareTest, TwoSetsWithinOneFileByAxisOrParameter) {
+  const std::vector<double> t128 = {3.0, 3.1, 2.9}, t256 = {1.5, 1.55, 1.45};
+  json p128 = point("mars/default/wc/opencl:0/text-zipf/1MiB/group_size=128", t128, t128);
+  json p256 = point("mars/default/wc/opencl:0/text-zipf/1MiB/group_size=256", t256, t256);
+  const std::string f = write("one.json", document(json::array({p128, p256})));
+  harness::CompareOptions o;
+  o.by = "group_size";
+  o.a = "128";
+  o.b = "256";
+  std::string text = run_compare({f}, o, 0);
+  EXPECT_NE(text.find("mars/default/wc/opencl:0/text-zipf/1MiB/*"), std::string::npos) << text;
+  EXPECT_NE(text.find("2.00x"), std::string::npos) << text;
+  // The same by a parameter (single runs with --param keep it out of the key).
+  p128 = point("k", t128, t128);
+  p128["params"] = {{"group_size", "128"}};
+  p256 = point("k", t256, t256);
+  p256["params"] = {{"group_size", "256"}};
+  const std::string a = write("p128.json", document(json::array({p128})));
+  const std::string b = write("p256.json", document(json::array({p256})));
+  o.a.clear();
+  o.b.clear();
+  text = run_compare({a, b}, o, 0);
+  EXPECT_NE(text.find("2.00x"), std::string::npos) << text;
+}
+
+TEST_F(CompareTest, SizesHaveOneSpellingInKeys) {
+  const std::vector<double> t = {1.0, 1.0, 1.0};
+  const std::string a =
+      write("a.json", document(json::array({point("cpu/default/wc/cpu:0/text-zipf/1 MiB", t, t)})));
+  const std::string b = write(
+      "b.json", document(json::array({point("cpu/default/wc/cpu:0/text-zipf/1048576", t, t)})));
+  const std::string text = run_compare({a, b}, {}, 0);
+  EXPECT_NE(text.find("cpu/default/wc/cpu:0/text-zipf/1MiB"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 matched point(s)"), std::string::npos) << text;
+}
