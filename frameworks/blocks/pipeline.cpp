@@ -41,7 +41,9 @@ CopyComputePipeline::Busy CopyComputePipeline::run(const std::uint8_t* host,
   Busy busy;
   for (auto& lane : lanes_) {
     for (const auto& s : lane->take_spans()) {  // finishes the lane
-      (s.name == "copy_in" ? busy.copy_ms : busy.compute_ms) += s.milliseconds;
+      (s.name == "copy_in"    ? busy.copy_ms
+       : s.name == "copy_out" ? busy.copy_out_ms
+                              : busy.compute_ms) += s.milliseconds;
     }
   }
   return busy;

@@ -29,10 +29,13 @@ class CopyComputePipeline {
     std::size_t offset = 0;
     std::size_t bytes = 0;
   };
-  // Device time summed over the lanes' spans.
+  // Device time summed over the lanes' spans. A compute callback may end its
+  // compute span and open one named "copy_out" for its copy back (BigKernel's
+  // written fields): those count as copy_out_ms.
   struct Busy {
     double copy_ms = 0;
     double compute_ms = 0;
+    double copy_out_ms = 0;
   };
   // Enqueues the computation of piece `index` on `queue`; `buffer` holds the
   // piece's bytes from offset 0 (the lane's buffer, reused by its later pieces

@@ -1,6 +1,7 @@
 // Every framework registers its variants here: adding a framework is one line.
 #include "harness/suite/register_all.h"
 
+#include "frameworks/bigkernel/bigkernel.h"
 #include "frameworks/blocks/benchmarks/benchmarks.h"
 #include "frameworks/mapreduce/apps/registry.h"
 #include "frameworks/mapreduce/atomicmr/atomicmr.h"
@@ -60,6 +61,7 @@ void register_all() {
   tables::register_family();
   streamgraph::register_family();
   workloads::register_cpu_mt();
+  bigkernel::register_family();
   workloads::register_workload_tables();
   memory::register_family();
   atomics::register_family();
