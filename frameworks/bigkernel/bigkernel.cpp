@@ -100,9 +100,7 @@ class KmeansKernel final : public AppKernel {
         plain_program("kmeans-particles", "frameworks/bigkernel/apps/kmeans_particles.clh"));
     kernel_ = program_->kernel("bk_kmeans_particles");
   }
-  std::uint64_t side_bytes(std::uint64_t records) const override {
-    return pool_bytes(records * 8);
-  }
+  std::uint64_t side_bytes(std::uint64_t records) const override { return pool_bytes(records * 8); }
   std::string side_text() const override { return "write buffer of 8 B a record"; }
   void begin_run(const std::vector<Chunk>& chunks, std::uint64_t) override {
     records_ = chunks.empty() ? 0 : chunks.back().first + chunks.back().count;
@@ -269,16 +267,16 @@ class BufferedPoint final : public workloads::WorkloadPoint {
     const std::uint64_t max_records =
         std::min<std::uint64_t>(std::numeric_limits<std::uint32_t>::max() / 2,
                                 max_alloc ? max_alloc / rb / 2 : ~std::uint64_t{0});
-    per_chunk_ = fixed <= available ? records_per_chunk(records_, lanes_, available - fixed, lane,
-                                                        max_records)
-                                    : 0;
+    per_chunk_ = fixed <= available
+                     ? records_per_chunk(records_, lanes_, available - fixed, lane, max_records)
+                     : 0;
     if (per_chunk_ == 0) {
       const std::uint64_t budget = device_->memory_budget();
       throw RunError(fmt::format(
           "bigkernel/{}: the GPU memory budget {} ({} B available) is too small: one round needs "
           "{} B ({} lane(s) x (a chunk of one {} B record + its {}) + {}, with the pool's slack)",
-          variant_, budget ? format_size(budget) : "(none)", available,
-          fixed + lanes_ * lane(1), lanes_, rb, app_->side_text(), app_->fixed_text()));
+          variant_, budget ? format_size(budget) : "(none)", available, fixed + lanes_ * lane(1),
+          lanes_, rb, app_->side_text(), app_->fixed_text()));
     }
     app_->prepare(*device_, *pool_, ctx_.params, ctx_.input, ctx_.input_size);
     chunks_ = chunks(records_, per_chunk_);
@@ -293,11 +291,10 @@ class BufferedPoint final : public workloads::WorkloadPoint {
     app_->begin_run(chunks_, per_chunk_);
     blocks::CopyComputePipeline::Busy busy;
     if (!chunks_.empty()) {
-      busy = pipeline_->run(ctx_.input, pieces_,
-                            [this](backend::Queue& q, backend::Buffer& data, std::size_t i) {
-                              app_->enqueue(q, data, static_cast<std::uint32_t>(i % lanes_), i,
-                                            chunks_[i]);
-                            });
+      busy = pipeline_->run(
+          ctx_.input, pieces_, [this](backend::Queue& q, backend::Buffer& data, std::size_t i) {
+            app_->enqueue(q, data, static_cast<std::uint32_t>(i % lanes_), i, chunks_[i]);
+          });
     }
     Stopwatch merge;
     last_ = app_->finish_run();

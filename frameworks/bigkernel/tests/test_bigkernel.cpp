@@ -4,12 +4,15 @@
 // budget too small for one round; the chunk planning on its own.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "datasets/dataset.h"
 #include "frameworks/bigkernel/bigkernel.h"
 #include "frameworks/bigkernel/chunk_plan.h"
+#include "frameworks/blocks/cuda_programs.h"
 #include "harness/backend/tests/device_fixture.h"
 #include "harness/core/errors.h"
 #include "harness/core/registry.h"
@@ -32,7 +35,7 @@ struct PointRun {
 class BigKernelTest : public DeviceTest {
  protected:
   PointRun run(const std::string& variant, const std::string& app, const std::string& input,
-          std::uint64_t budget, int repetitions = 2) {
+               std::uint64_t budget, int repetitions = 2) {
     register_all();
     const VariantInfo& v = Registry::instance().find_variant("bigkernel", variant);
     const AppInfo& a = Registry::instance().find_app(app);
@@ -122,6 +125,71 @@ TEST_P(BigKernelTest, BudgetTooSmallForOneRound) {
   }
 }
 
+// The same kmeans source built in the three modes: ADDRGEN records every
+// thread's four coordinate reads (access-major, thread-minor), the host
+// assembles the values they name, COMPUTE on them writes the ids PLAIN writes.
+TEST_P(BigKernelTest, AddressGenerationThenComputeMatchesPlain) {
+  if (GetParam() != backend::Kind::opencl) GTEST_SKIP() << "modes other than plain: OpenCL only";
+  const std::string input = generate("particles", 64 * 300, 5);
+  const std::uint32_t records = 300, k = 4, capacity = 4;
+  std::vector<double> centroids;
+  for (std::uint32_t c = 0; c < k; ++c) {
+    for (int d = 0; d < 4; ++d) {
+      double v;
+      std::memcpy(&v, input.data() + 64 * c + 8 * d, 8);
+      centroids.push_back(v);
+    }
+  }
+  backend::Device& dev = *device_;
+  backend::Queue& q = dev.queue();
+  const auto shape = backend::LaunchShape::cover(records, 64);
+  const std::uint32_t threads = shape.groups * shape.group_size;
+  auto program = [&](const char* mode) {
+    backend::ProgramSource src = program_source(std::string("bigkernel-test/kmeans/") + mode,
+                                                {"frameworks/bigkernel/apps/kmeans_particles.clh"});
+    src.cuda = nullptr;
+    src.opencl_options = std::string("-D") + mode + "=1";
+    return dev.build(src);
+  };
+  backend::Buffer data = dev.allocate(input.size()), cents = dev.allocate(centroids.size() * 8);
+  backend::Buffer writes = dev.allocate(records * 8),
+                  list = dev.allocate(8ull * capacity * threads);
+  backend::Buffer counts = dev.allocate(4ull * threads);
+  q.write(data, 0, input.data(), input.size());
+  q.write(cents, 0, centroids.data(), centroids.size() * 8);
+
+  auto plain = program("BK_MODE_PLAIN");
+  q.launch(plain->kernel("bk_kmeans_particles"), shape, data, std::uint64_t{0}, std::uint32_t{64},
+           writes, std::uint64_t{0}, records, cents, k);
+  std::vector<std::int64_t> expected(records), got(records);
+  q.read(expected.data(), writes, 0, records * 8);
+
+  auto addrgen = program("BK_MODE_ADDRGEN");
+  q.launch(addrgen->kernel("bk_kmeans_particles"), shape, list, capacity, std::uint64_t{0},
+           std::uint32_t{64}, writes, counts, std::uint64_t{0}, records, cents, k);
+  std::vector<std::uint64_t> addresses(std::size_t{capacity} * threads);
+  std::vector<std::uint32_t> made(threads);
+  q.read(addresses.data(), list, 0, addresses.size() * 8);
+  q.read(made.data(), counts, 0, made.size() * 4);
+  std::vector<std::uint64_t> values(addresses.size(), 0);
+  for (std::uint32_t t = 0; t < threads; ++t) {
+    ASSERT_EQ(made[t], t < records ? capacity : 0u) << "thread " << t;
+    for (std::uint32_t n = 0; n < made[t]; ++n) {
+      const std::uint64_t a = addresses[std::size_t{n} * threads + t];
+      ASSERT_EQ(a >> 60, 3u);  // 8-byte reads
+      ASSERT_EQ(a & ((std::uint64_t{1} << 60) - 1), 64ull * t + 8 * n);
+      std::memcpy(&values[std::size_t{n} * threads + t], input.data() + (a & 0xffffffff), 8);
+    }
+  }
+  q.write(list, 0, values.data(), values.size() * 8);
+  q.fill_zero(writes, 0, records * 8);
+  auto compute = program("BK_MODE_COMPUTE");
+  q.launch(compute->kernel("bk_kmeans_particles"), shape, list, capacity, std::uint64_t{0},
+           std::uint32_t{64}, writes, counts, std::uint64_t{0}, records, cents, k);
+  q.read(got.data(), writes, 0, records * 8);
+  EXPECT_EQ(got, expected);
+}
+
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(BigKernelTest);
 INSTANTIATE_TEST_SUITE_P(Backends, BigKernelTest, ::testing::ValuesIn(kernel_backends()),
                          backend_test_name);
@@ -130,10 +198,10 @@ TEST(ChunkPlan, LargestChunkThatFitsEveryLane) {
   const bigkernel::LaneBytes lane = [](std::uint64_t r) { return 100 * r; };
   EXPECT_EQ(bigkernel::records_per_chunk(1000, 2, 10000, lane, 1u << 30), 50u);
   EXPECT_EQ(bigkernel::records_per_chunk(1000, 1, 10000, lane, 1u << 30), 100u);
-  EXPECT_EQ(bigkernel::records_per_chunk(10, 1, 10000, lane, 1u << 30), 10u);   // the input
-  EXPECT_EQ(bigkernel::records_per_chunk(1000, 1, 10000, lane, 7), 7u);         // the cap
-  EXPECT_EQ(bigkernel::records_per_chunk(1000, 2, 199, lane, 1u << 30), 0u);    // not one
-  EXPECT_EQ(bigkernel::records_per_chunk(0, 2, 10000, lane, 1u << 30), 1u);     // empty input
+  EXPECT_EQ(bigkernel::records_per_chunk(10, 1, 10000, lane, 1u << 30), 10u);  // the input
+  EXPECT_EQ(bigkernel::records_per_chunk(1000, 1, 10000, lane, 7), 7u);        // the cap
+  EXPECT_EQ(bigkernel::records_per_chunk(1000, 2, 199, lane, 1u << 30), 0u);   // not one
+  EXPECT_EQ(bigkernel::records_per_chunk(0, 2, 10000, lane, 1u << 30), 1u);    // empty input
 }
 
 TEST(ChunkPlan, ChunksCoverEveryRecordOnce) {
