@@ -16,6 +16,7 @@
 
 #include "datasets/dataset.h"
 #include "frameworks/workloads/registry.h"
+#include "harness/core/errors.h"
 
 namespace harness::workloads::testing {
 
@@ -103,6 +104,18 @@ inline int python_check(const std::string& script, const std::string& input_path
   const int status = std::system(command.c_str());
   std::filesystem::remove(dump_path);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -2;
+}
+
+// The input check's message for a malformed input ("no error" when it
+// passes); the reference must refuse the same input.
+inline std::string run_error(const std::string& app, const std::string& input) {
+  try {
+    find_workload(app).check_input(bytes(input), input.size());
+  } catch (const RunError& e) {
+    EXPECT_THROW(reference(app, input), RunError) << "the reference checks too";
+    return e.what();
+  }
+  return "no error";
 }
 
 }  // namespace harness::workloads::testing

@@ -19,15 +19,7 @@ using namespace testing;
 const std::string kApp = "geo-location";
 const std::string kExample = "frameworks/workloads/geo_location/examples/small";
 
-std::string run_error(const std::string& input) {
-  try {
-    find_workload(kApp).check_input(bytes(input), input.size());
-  } catch (const RunError& e) {
-    EXPECT_THROW(reference(kApp, input), RunError) << "the reference checks too";
-    return e.what();
-  }
-  return "no error";
-}
+std::string run_error(const std::string& input) { return testing::run_error(kApp, input); }
 
 TEST(GeoLocation, HandWrittenExampleGivesItsHandDerivedAnswer) {
   const std::string input = read_file(source_path(kExample + ".tsv"));

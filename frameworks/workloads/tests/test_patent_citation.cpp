@@ -25,15 +25,7 @@ std::string record(std::uint32_t citing, std::uint32_t cited) {
   return std::string(text, kRecordBytes);
 }
 
-std::string run_error(const std::string& input) {
-  try {
-    find_workload(kApp).check_input(bytes(input), input.size());
-  } catch (const RunError& e) {
-    EXPECT_THROW(reference(kApp, input), RunError) << "the reference checks too";
-    return e.what();
-  }
-  return "no error";
-}
+std::string run_error(const std::string& input) { return testing::run_error(kApp, input); }
 
 TEST(PatentCitation, HandWrittenExampleGivesItsHandDerivedAnswer) {
   const std::string input = read_file(source_path(kExample + ".txt"));
