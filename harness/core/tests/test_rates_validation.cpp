@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "harness/core/errors.h"
+#include "harness/core/host_ceilings.h"
 #include "harness/core/rates.h"
 #include "harness/core/validation.h"
 
@@ -144,6 +145,35 @@ TEST(Validation, PoliciesAreChecked) {
   EXPECT_THROW(check_policy({"tolerance", 0, 0}), UsageError);
   EXPECT_THROW(check_policy({"tolerance", -1, 0}), UsageError);
   EXPECT_NO_THROW(check_policy({"exact", 0, 0}));
+}
+
+}  // namespace
+}  // namespace harness
+
+namespace harness {
+namespace {
+
+// The host's read bandwidth: one entry named host_read for the cpu backend,
+// a positive finite rate, and level host's bytes are judged against it.
+TEST(HostCeilings, HostReadIsMeasuredAndJudgesHostTraffic) {
+  const nlohmann::json got = measure_host_ceilings(std::size_t{32} << 20, 2);
+  ASSERT_EQ(got.size(), 1u);
+  const nlohmann::json& c = got[0];
+  EXPECT_EQ(c["name"], "host_read");
+  EXPECT_EQ(c["backend"], "cpu");
+  EXPECT_EQ(c["device_index"], 0);
+  EXPECT_EQ(c["unit"], "GB/s");
+  const double gbps = c["value"].get<double>();
+  EXPECT_GT(gbps, 0.05);  // 32 MiB in less than 0.7 s
+  EXPECT_TRUE(std::isfinite(gbps));
+
+  Work w;
+  w.reads(level::host, 1'000'000'000);
+  const nlohmann::json rates = compute_rates(w, {{"total_ms", 100.0}}, got, "cpu", 0, "pageable");
+  ASSERT_EQ(rates.size(), 1u);
+  EXPECT_EQ(rates[0]["ceiling"], "host_read");
+  EXPECT_DOUBLE_EQ(rates[0]["value"].get<double>(), 10.0);
+  EXPECT_DOUBLE_EQ(rates[0]["fraction"].get<double>(), 10.0 / gbps);
 }
 
 }  // namespace
