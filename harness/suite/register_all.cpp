@@ -3,6 +3,7 @@
 
 #include "frameworks/bigkernel/bigkernel.h"
 #include "frameworks/blocks/benchmarks/benchmarks.h"
+#include "frameworks/hashtable/hashtable.h"
 #include "frameworks/mapreduce/apps/registry.h"
 #include "frameworks/mapreduce/atomicmr/atomicmr.h"
 #include "frameworks/mapreduce/coproc/coproc_runtime.h"
@@ -62,6 +63,7 @@ void register_all() {
   streamgraph::register_family();
   workloads::register_cpu_mt();
   bigkernel::register_family();
+  hashtable::register_family();
   workloads::register_workload_tables();
   memory::register_family();
   atomics::register_family();
