@@ -201,22 +201,7 @@ class NetflixKernel final : public AppKernel {
         if (t[s].pair != 0) rows.push_back(t[s]);
       }
     }
-    std::sort(rows.begin(), rows.end(),
-              [](const PairTally& a, const PairTally& b) { return a.pair < b.pair; });
-    std::size_t n = 0;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      if (n > 0 && rows[n - 1].pair == rows[i].pair) {
-        rows[n - 1].similarity += rows[i].similarity;
-        rows[n - 1].movies += rows[i].movies;
-      } else {
-        rows[n++] = rows[i];
-      }
-    }
-    auto out = std::make_unique<workloads::netflix::PairScoresOutput>();
-    PairTally* storage = out->storage(n);
-    if (n > 0) std::memcpy(storage, rows.data(), n * sizeof(PairTally));
-    out->add_piece(storage, n);
-    return out;
+    return workloads::netflix::combine_tallies(std::move(rows));
   }
   std::uint64_t copied_out() const override { return copied_out_; }
   std::string copy_out_ceiling() const override { return d2h_ceiling(tables_host_); }

@@ -177,22 +177,7 @@ class CombiningPoint final : public workloads::WorkloadPoint {
     });
     // A key inserted in several iterations has one entry per iteration:
     // combined here with the same callback (adding).
-    std::sort(rows.begin(), rows.end(),
-              [](const PairTally& a, const PairTally& b) { return a.pair < b.pair; });
-    std::size_t n = 0;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      if (n > 0 && rows[n - 1].pair == rows[i].pair) {
-        rows[n - 1].similarity += rows[i].similarity;
-        rows[n - 1].movies += rows[i].movies;
-      } else {
-        rows[n++] = rows[i];
-      }
-    }
-    auto out = std::make_unique<workloads::netflix::PairScoresOutput>();
-    PairTally* storage = out->storage(n);
-    if (n > 0) std::memcpy(storage, rows.data(), n * sizeof(PairTally));
-    out->add_piece(storage, n);
-    last_ = std::move(out);
+    last_ = workloads::netflix::combine_tallies(std::move(rows));
     const double walk_ms = walk_clock.elapsed_ms();
     m.total_ms = clock.elapsed_ms();
     std::map<std::string, double> phase;

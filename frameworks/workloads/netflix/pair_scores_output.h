@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -45,5 +46,9 @@ class PairScoresOutput final : public Output {
   std::vector<PairTally> rows_;
   bool finished_ = false;
 };
+
+// The answer from tallies in any order in which a pair may appear several
+// times (one tally per device chunk, per SePo iteration): summed per pair.
+std::unique_ptr<PairScoresOutput> combine_tallies(std::vector<PairTally> tallies);
 
 }  // namespace harness::workloads::netflix
