@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "frameworks/mapreduce/apps/mapreduce_app.h"
+#include "harness/core/cuts.h"
 #include "harness/core/errors.h"
 #include "harness/core/parallel.h"
 
@@ -40,14 +41,7 @@ std::vector<std::uint32_t> split_lines(const std::uint8_t* data, std::size_t siz
                                        bool (*can_cut)(std::uint8_t, std::uint8_t)) {
   const unsigned threads =
       size < (std::size_t{8} << 20) ? 1u : std::max(1u, std::thread::hardware_concurrency());
-  std::vector<std::size_t> bounds{0};
-  for (unsigned t = 1; t < threads; ++t) {
-    std::size_t b = std::max(bounds.back(), size * t / threads);
-    const void* nl = b < size ? std::memchr(data + b, '\n', size - b) : nullptr;
-    if (!nl) break;
-    bounds.push_back(static_cast<std::size_t>(static_cast<const std::uint8_t*>(nl) - data) + 1);
-  }
-  bounds.push_back(size);
+  const std::vector<std::size_t> bounds = line_cuts(data, size, threads);
   std::vector<std::vector<std::uint32_t>> parts(bounds.size() - 1);
   parallel_for(static_cast<unsigned>(parts.size()), [&](unsigned p) {
     split_range(data, bounds[p], bounds[p + 1], max_record_bytes, can_cut, parts[p]);

@@ -13,7 +13,7 @@
 
 #include <algorithm>
 
-#include "frameworks/workloads/text_chunks.h"
+#include "harness/core/cuts.h"
 #include "harness/core/parallel.h"
 
 namespace harness::workloads::dna {

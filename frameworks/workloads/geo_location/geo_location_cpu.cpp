@@ -10,7 +10,7 @@
 
 #include "frameworks/workloads/geo_location/geo_location_format.h"
 #include "frameworks/workloads/group_by_key.h"
-#include "frameworks/workloads/text_chunks.h"
+#include "harness/core/cuts.h"
 
 namespace harness::workloads::geo_location {
 namespace {

@@ -8,7 +8,7 @@
 #include "frameworks/workloads/all_workloads.h"
 #include "frameworks/workloads/grep/grep_pattern.h"
 #include "frameworks/workloads/outputs.h"
-#include "frameworks/workloads/text_chunks.h"
+#include "harness/core/cuts.h"
 #include "harness/core/parallel.h"
 
 namespace harness::workloads {

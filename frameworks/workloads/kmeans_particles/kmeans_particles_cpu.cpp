@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "frameworks/workloads/text_chunks.h"
+#include "harness/core/cuts.h"
 #include "harness/core/parallel.h"
 
 namespace harness::workloads::kmeans_particles {

@@ -24,7 +24,7 @@
 #include "frameworks/workloads/mastercard/mastercard_answer.h"
 #include "frameworks/workloads/mastercard/mastercard_format.h"
 #include "frameworks/workloads/mastercard/mastercard_tables.h"
-#include "frameworks/workloads/text_chunks.h"
+#include "harness/core/cuts.h"
 #include "harness/core/parallel.h"
 
 namespace harness::workloads::mastercard {

@@ -26,7 +26,7 @@
 #include <string_view>
 #include <vector>
 
-#include "frameworks/workloads/text_chunks.h"
+#include "harness/core/cuts.h"
 #include "harness/core/parallel.h"
 #include "harness/core/params.h"
 

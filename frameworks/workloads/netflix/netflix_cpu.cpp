@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "frameworks/workloads/netflix/netflix_format.h"
-#include "frameworks/workloads/text_chunks.h"
+#include "harness/core/cuts.h"
 #include "harness/core/huge_page_array.h"
 #include "harness/core/parallel.h"
 

@@ -12,7 +12,7 @@
 #include "datasets/sentiment_lexicon.h"
 #include "frameworks/workloads/opinion_finder/opinion_text_scan.h"
 #include "frameworks/workloads/opinion_finder/opinion_word_table.h"
-#include "frameworks/workloads/text_chunks.h"
+#include "harness/core/cuts.h"
 #include "harness/core/parallel.h"
 
 namespace harness::workloads::opinion {

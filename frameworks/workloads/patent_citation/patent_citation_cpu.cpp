@@ -10,7 +10,7 @@
 
 #include "frameworks/workloads/group_by_key.h"
 #include "frameworks/workloads/patent_citation/patent_citation_format.h"
-#include "frameworks/workloads/text_chunks.h"
+#include "harness/core/cuts.h"
 
 namespace harness::workloads::patent_citation {
 namespace {

@@ -6,7 +6,7 @@
 #include "frameworks/workloads/access.h"
 #include "frameworks/workloads/all_workloads.h"
 #include "frameworks/workloads/outputs.h"
-#include "frameworks/workloads/text_chunks.h"
+#include "harness/core/cuts.h"
 #include "harness/core/parallel.h"
 
 namespace harness::workloads {

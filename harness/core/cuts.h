@@ -1,5 +1,7 @@
-// Cutting an input into `parts` pieces for host threads: at any byte (cuts
-// at) or just after a newline (line_cuts), so a thread holds whole lines.
+// Cutting an input into `parts` pieces for host threads: at any byte
+// (even_cuts) or just after a newline (line_cuts), so a thread holds whole
+// lines. The thesis workloads' CPU baselines and the MapReduce apps' line
+// splitting (frameworks/mapreduce/apps/records.cpp) use them.
 #pragma once
 
 #include <algorithm>
@@ -8,7 +10,7 @@
 #include <cstring>
 #include <vector>
 
-namespace harness::workloads {
+namespace harness {
 
 // parts + 1 offsets, 0 first and size last, ascending (pieces may be empty).
 inline std::vector<std::size_t> even_cuts(std::size_t size, unsigned parts) {
@@ -34,4 +36,4 @@ inline std::vector<std::size_t> line_cuts(const std::uint8_t* data, std::size_t 
   return cuts;
 }
 
-}  // namespace harness::workloads
+}  // namespace harness
