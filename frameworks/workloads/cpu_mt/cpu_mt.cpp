@@ -16,9 +16,11 @@ class CpuMtPoint final : public WorkloadPoint {
   CpuMtPoint(const PointContext& ctx, unsigned threads) : WorkloadPoint(ctx), threads_(threads) {
     if (threads_ == 0) threads_ = std::max(1u, std::thread::hardware_concurrency());
   }
-  // In-place workloads get a private copy of the input, refreshed untimed.
+  // In-place workloads get a private copy of the input, refreshed untimed
+  // (not once a run showed the workload has no in-place implementation:
+  // kmeans-particles writes its ids to an array of its own).
   void before_repetition() override {
-    if (!workload_.modifies_input() || ctx_.input_size == 0) return;
+    if (!workload_.modifies_input() || ctx_.input_size == 0 || no_in_place_) return;
     last_.reset();
     if (copy_.size() != ctx_.input_size) copy_ = HugePageArray<std::uint8_t>(ctx_.input_size);
     std::memcpy(copy_.data(), ctx_.input, ctx_.input_size);
@@ -27,9 +29,14 @@ class CpuMtPoint final : public WorkloadPoint {
     last_.reset();  // the previous output's memory is not the next run's to reuse
     Measurement m;
     Stopwatch clock;
-    if (copy_.size() == ctx_.input_size && ctx_.input_size > 0)
+    const bool have_copy = copy_.size() == ctx_.input_size && ctx_.input_size > 0;
+    if (have_copy)
       last_ = workload_.run_cpu_in_place(ctx_.params, copy_.data(), ctx_.input_size, threads_);
     in_place_ = last_ != nullptr;
+    if (have_copy && !in_place_) {
+      no_in_place_ = true;
+      copy_ = HugePageArray<std::uint8_t>();
+    }
     if (!last_) last_ = workload_.run_cpu(ctx_.params, ctx_.input, ctx_.input_size, threads_);
     m.total_ms = clock.elapsed_ms();
     m.phases.push_back({"compute", m.total_ms});
@@ -46,7 +53,8 @@ class CpuMtPoint final : public WorkloadPoint {
  private:
   unsigned threads_;
   HugePageArray<std::uint8_t> copy_;
-  bool in_place_ = false;  // the last run rewrote copy_
+  bool in_place_ = false;     // the last run rewrote copy_
+  bool no_in_place_ = false;  // a run with a copy got no in-place output
 };
 
 std::vector<std::string> workload_names() {
