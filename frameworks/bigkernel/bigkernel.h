@@ -1,11 +1,12 @@
 // BigKernel (thesis chapter 4): one plain kernel per app over mapped arrays
 // larger than GPU memory (kernels/bigkernel.clh), run by the single- and
-// double-buffer baselines so far (README.md says what is next).
+// double-buffer and zero-copy baselines and by the four-stage pipeline.
 #pragma once
 
 namespace harness::bigkernel {
 
-// Registers bigkernel/single-buffer and bigkernel/double-buffer.
+// Registers bigkernel/single-buffer, double-buffer, zero-copy, overlap-only,
+// reduced-volume and full.
 void register_family();
 
 }  // namespace harness::bigkernel

@@ -4,6 +4,7 @@
 #include <mutex>
 #include <tuple>
 
+#include "datasets/dataset.h"
 #include "frameworks/workloads/registry.h"
 #include "harness/core/errors.h"
 
@@ -28,10 +29,12 @@ std::shared_ptr<const Output> cached_reference(const Workload& w, const Params& 
                   std::shared_ptr<const Output>>
       cache;
   std::lock_guard lock(mutex);
-  const std::string id =
-      ctx.input_checksum.empty()
-          ? "address:" + std::to_string(reinterpret_cast<std::uintptr_t>(ctx.input))
-          : ctx.input_checksum;
+  // Without the runner's checksum (tests, embedders) the bytes are hashed: an
+  // address alone named another input's reference once a freed input's
+  // memory was reused for new bytes of the same size.
+  const std::string id = ctx.input_checksum.empty()
+                             ? "xxh64:" + std::to_string(datasets::xxh64(ctx.input, ctx.input_size))
+                             : ctx.input_checksum;
   const auto key = std::make_tuple(w.name(), own_params(w, params), id, ctx.input_size);
   auto it = cache.find(key);
   if (it == cache.end()) {

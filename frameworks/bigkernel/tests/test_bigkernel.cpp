@@ -1,15 +1,20 @@
-// BigKernel's baselines on every kernel backend with a device (PoCL in CI):
-// both variants on both apps against the workloads' references with a budget
-// that forces several chunks, chunks of whole records, an empty input, a
-// budget too small for one round; the chunk planning on its own.
+// BigKernel on every kernel backend with a device (PoCL in CI): every variant
+// (single/double buffer, zero-copy, the pipeline's overlap-only,
+// reduced-volume and full) on both apps against the workloads' references
+// with a budget that forces many rounds (more rounds than buffers; K-means'
+// mapped writes), the pipeline's counters (pattern and raw rounds, the volume
+// sent), an empty input, a budget too small for one round, the pattern
+// kernel on hand-made lists; the assembly and the chunk planning on the host.
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "datasets/dataset.h"
+#include "frameworks/bigkernel/assembly.h"
 #include "frameworks/bigkernel/bigkernel.h"
 #include "frameworks/bigkernel/chunk_plan.h"
 #include "frameworks/blocks/cuda_programs.h"
@@ -35,7 +40,7 @@ struct PointRun {
 class BigKernelTest : public DeviceTest {
  protected:
   PointRun run(const std::string& variant, const std::string& app, const std::string& input,
-               std::uint64_t budget, int repetitions = 2) {
+               std::uint64_t budget, const Params& overrides = {}, int repetitions = 2) {
     register_all();
     const VariantInfo& v = Registry::instance().find_variant("bigkernel", variant);
     const AppInfo& a = Registry::instance().find_app(app);
@@ -47,6 +52,7 @@ class BigKernelTest : public DeviceTest {
     ctx.input = reinterpret_cast<const std::uint8_t*>(input.data());
     ctx.input_size = input.size();
     ctx.params = point_defaults(v, a);
+    for (const auto& [k, val] : overrides) ctx.params[k] = val;
     ctx.validation = a.validation;
     auto point = v.make(ctx);
     point->prepare();
@@ -61,10 +67,14 @@ class BigKernelTest : public DeviceTest {
   }
 };
 
-TEST_P(BigKernelTest, BothVariantsBothAppsInSeveralChunks) {
+const std::vector<std::string> kBuffered = {"single-buffer", "double-buffer"};
+const std::vector<std::string> kAll = {"single-buffer", "double-buffer",  "zero-copy",
+                                       "overlap-only",  "reduced-volume", "full"};
+
+TEST_P(BigKernelTest, BufferedVariantsBothAppsInSeveralChunks) {
   const std::string particles = generate("particles", 2 << 20);
   const std::string ratings = generate("netflix-pairs", 2 << 20);
-  for (const std::string variant : {"single-buffer", "double-buffer"}) {
+  for (const std::string& variant : kBuffered) {
     for (const auto& [app, input] :
          {std::pair<std::string, const std::string&>{"kmeans-particles", particles},
           std::pair<std::string, const std::string&>{"netflix", ratings}}) {
@@ -86,28 +96,33 @@ TEST_P(BigKernelTest, BothVariantsBothAppsInSeveralChunks) {
 TEST_P(BigKernelTest, ShortLastChunkAndOneChunk) {
   const std::string particles = generate("particles", 64 * 3001, 7);
   const std::string ratings = generate("netflix-pairs", 40 * 5003, 7);
-  for (const std::string variant : {"single-buffer", "double-buffer"}) {
+  for (const std::string& variant : kAll) {
     SCOPED_TRACE(variant);
     EXPECT_EQ(run(variant, "kmeans-particles", particles, 64 << 10).validation, "");
     EXPECT_EQ(run(variant, "netflix", ratings, 64 << 10).validation, "");
     const PointRun whole = run(variant, "netflix", ratings, 0);
     EXPECT_EQ(whole.validation, "");
-    EXPECT_EQ(whole.measurement.counters.at("chunks"), 1);
+    EXPECT_EQ(whole.measurement.counters.count("chunks") ? whole.measurement.counters.at("chunks")
+                                                         : whole.measurement.counters.at("rounds"),
+              1);
   }
 }
 
+// (K-means needs its k centroids from the input: an empty one is the
+// workload's error, tested with the workload.)
 TEST_P(BigKernelTest, EmptyInput) {
-  for (const std::string variant : {"single-buffer", "double-buffer"}) {
+  for (const std::string& variant : kAll) {
     const PointRun r = run(variant, "netflix", "", 64 << 10);
     EXPECT_EQ(r.validation, "") << variant;
-    EXPECT_EQ(r.measurement.counters.at("chunks"), 0) << variant;
+    const auto& c = r.measurement.counters;
+    EXPECT_EQ(c.count("chunks") ? c.at("chunks") : c.at("rounds"), 0) << variant;
   }
 }
 
 TEST_P(BigKernelTest, BudgetTooSmallForOneRound) {
   const std::string particles = generate("particles", 64 * 100, 3);
   const std::string ratings = generate("netflix-pairs", 40 * 100, 3);
-  for (const std::string variant : {"single-buffer", "double-buffer"}) {
+  for (const std::string& variant : kAll) {
     for (const auto& [app, input] :
          {std::pair<std::string, const std::string&>{"kmeans-particles", particles},
           std::pair<std::string, const std::string&>{"netflix", ratings}}) {
@@ -125,74 +140,194 @@ TEST_P(BigKernelTest, BudgetTooSmallForOneRound) {
   }
 }
 
-// The same kmeans source built in the three modes: ADDRGEN records every
-// thread's four coordinate reads (access-major, thread-minor), the host
-// assembles the values they name, COMPUTE on them writes the ids PLAIN writes.
-TEST_P(BigKernelTest, AddressGenerationThenComputeMatchesPlain) {
-  if (GetParam() != backend::Kind::opencl) GTEST_SKIP() << "modes other than plain: OpenCL only";
-  const std::string input = generate("particles", 64 * 300, 5);
-  const std::uint32_t records = 300, k = 4, capacity = 4;
-  std::vector<double> centroids;
-  for (std::uint32_t c = 0; c < k; ++c) {
-    for (int d = 0; d < 4; ++d) {
-      double v;
-      std::memcpy(&v, input.data() + 64 * c + 8 * d, 8);
-      centroids.push_back(v);
+// The pipeline's variants in many rounds (more rounds than its two buffers),
+// K-means' mapped writes among them; the counters say what was sent.
+TEST_P(BigKernelTest, PipelineVariantsInManyRounds) {
+  const std::string particles = generate("particles", 1 << 20);
+  const std::string ratings = generate("netflix-pairs", 1 << 20);
+  for (const std::string variant : {"overlap-only", "reduced-volume", "full"}) {
+    for (const auto& [app, input, read_share] :
+         {std::tuple<std::string, const std::string&, double>{"kmeans-particles", particles, 0.5},
+          std::tuple<std::string, const std::string&, double>{"netflix", ratings, 0.3}}) {
+      SCOPED_TRACE(variant + " " + app);
+      const PointRun r = run(variant, app, input, 256 << 10);
+      EXPECT_EQ(r.validation, "");
+      const auto& c = r.measurement.counters;
+      EXPECT_GT(c.at("rounds"), 4);
+      // Whole records for overlap-only; exactly the bytes read for the others
+      // (table 4.1's read shares).
+      const double records = static_cast<double>(input.size() / (app == "netflix" ? 40 : 64));
+      const double rb = app == "netflix" ? 40 : 64;
+      if (variant == "overlap-only") {
+        EXPECT_EQ(c.at("value_bytes"), records * rb);
+        EXPECT_EQ(c.at("pattern_rounds") + c.at("raw_rounds"), 0);
+      } else {
+        // Coalesced segments start at multiples of 8 B: at most 7 B more a read a round.
+        EXPECT_GE(c.at("value_bytes"), records * rb * read_share);
+        EXPECT_LE(c.at("value_bytes"), records * rb * read_share + c.at("rounds") * 4 * 7);
+        EXPECT_EQ(c.at("pattern_rounds"), c.at("rounds"));  // both apps read base + t x stride
+        EXPECT_EQ(c.at("raw_rounds"), 0);
+      }
+      for (const std::string phase : {"copy_in", "compute", "assembly"}) {
+        double ms = -1;
+        for (const PhaseTime& p : r.measurement.phases) {
+          if (p.name == phase) ms = p.ms;
+        }
+        EXPECT_GT(ms, 0) << phase;
+      }
     }
   }
+}
+
+// Pattern recognition off: every round sends its raw address list back (far
+// more bytes than the descriptors) and the assembly reads it; same answer.
+TEST_P(BigKernelTest, RawAddressesWithoutPatternRecognition) {
+  const std::string ratings = generate("netflix-pairs", 1 << 20, 9);
+  for (const std::string variant : {"reduced-volume", "full"}) {
+    SCOPED_TRACE(variant);
+    const PointRun with = run(variant, "netflix", ratings, 256 << 10);
+    const PointRun without = run(variant, "netflix", ratings, 256 << 10, {{"patterns", "false"}});
+    EXPECT_EQ(with.validation, "");
+    EXPECT_EQ(without.validation, "");
+    EXPECT_EQ(without.measurement.counters.at("raw_rounds"),
+              without.measurement.counters.at("rounds"));
+    EXPECT_EQ(without.measurement.counters.at("pattern_rounds"), 0);
+    EXPECT_GT(without.measurement.counters.at("address_bytes"),
+              50 * with.measurement.counters.at("address_bytes"));
+    EXPECT_EQ(without.measurement.counters.at("value_bytes"),
+              with.measurement.counters.at("value_bytes"));
+  }
+}
+
+TEST_P(BigKernelTest, AssemblyThreadsDoNotChangeTheAnswer) {
+  const std::string particles = generate("particles", 1 << 20, 11);
+  for (const std::string threads : {"1", "3", "16"}) {
+    const PointRun r =
+        run("full", "kmeans-particles", particles, 512 << 10, {{"assembly_threads", threads}});
+    EXPECT_EQ(r.validation, "") << threads;
+    EXPECT_EQ(r.measurement.counters.at("assembly_threads"), std::stod(threads));
+  }
+}
+
+// kernels/pattern.clh on hand-made lists: an affine list holds (its
+// descriptor names thread 0's reads and the stride); one address off, one
+// thread with another count or another width breaks it.
+TEST_P(BigKernelTest, PatternKernelOnHandMadeLists) {
   backend::Device& dev = *device_;
   backend::Queue& q = dev.queue();
-  const auto shape = backend::LaunchShape::cover(records, 64);
-  const std::uint32_t threads = shape.groups * shape.group_size;
-  auto program = [&](const char* mode) {
-    backend::ProgramSource src = program_source(std::string("bigkernel-test/kmeans/") + mode,
-                                                {"frameworks/bigkernel/apps/kmeans_particles.clh"});
-    src.cuda = nullptr;
-    src.opencl_options = std::string("-D") + mode + "=1";
-    return dev.build(src);
+  auto program =
+      dev.build(program_source("bigkernel/pattern", {"frameworks/bigkernel/kernels/pattern.clh"}));
+  const backend::Kernel kernel = program->kernel("bk_find_pattern");
+  const std::uint32_t threads = 300, list_threads = 512, reads = 3, max_entries = 4;
+  auto find = [&](std::vector<std::uint64_t> list, std::vector<std::uint32_t> counts) {
+    backend::Buffer l = dev.allocate(list.size() * 8), c = dev.allocate(counts.size() * 4);
+    backend::Buffer d = dev.allocate(bigkernel::descriptor_words(max_entries) * 8);
+    q.write(l, 0, list.data(), list.size() * 8);
+    q.write(c, 0, counts.data(), counts.size() * 4);
+    q.fill_zero(d, 0, 8);
+    q.launch(kernel, backend::LaunchShape::cover(threads, 128), l, c, threads, list_threads,
+             max_entries, d);
+    std::vector<std::uint64_t> words(bigkernel::descriptor_words(max_entries));
+    q.read(words.data(), d, 0, words.size() * 8);
+    return bigkernel::read_descriptor(words.data(), max_entries);
   };
-  backend::Buffer data = dev.allocate(input.size()), cents = dev.allocate(centroids.size() * 8);
-  backend::Buffer writes = dev.allocate(records * 8),
-                  list = dev.allocate(8ull * capacity * threads);
-  backend::Buffer counts = dev.allocate(4ull * threads);
-  q.write(data, 0, input.data(), input.size());
-  q.write(cents, 0, centroids.data(), centroids.size() * 8);
-
-  auto plain = program("BK_MODE_PLAIN");
-  q.launch(plain->kernel("bk_kmeans_particles"), shape, data, std::uint64_t{0}, std::uint32_t{64},
-           writes, std::uint64_t{0}, records, cents, k);
-  std::vector<std::int64_t> expected(records), got(records);
-  q.read(expected.data(), writes, 0, records * 8);
-
-  auto addrgen = program("BK_MODE_ADDRGEN");
-  q.launch(addrgen->kernel("bk_kmeans_particles"), shape, list, capacity, std::uint64_t{0},
-           std::uint32_t{64}, writes, counts, std::uint64_t{0}, records, cents, k);
-  std::vector<std::uint64_t> addresses(std::size_t{capacity} * threads);
-  std::vector<std::uint32_t> made(threads);
-  q.read(addresses.data(), list, 0, addresses.size() * 8);
-  q.read(made.data(), counts, 0, made.size() * 4);
-  std::vector<std::uint64_t> values(addresses.size(), 0);
+  std::vector<std::uint64_t> list(std::size_t{reads} * list_threads, 0);
+  std::vector<std::uint32_t> counts(list_threads, 0);
   for (std::uint32_t t = 0; t < threads; ++t) {
-    ASSERT_EQ(made[t], t < records ? capacity : 0u) << "thread " << t;
-    for (std::uint32_t n = 0; n < made[t]; ++n) {
-      const std::uint64_t a = addresses[std::size_t{n} * threads + t];
-      ASSERT_EQ(a >> 60, 3u);  // 8-byte reads
-      ASSERT_EQ(a & ((std::uint64_t{1} << 60) - 1), 64ull * t + 8 * n);
-      std::memcpy(&values[std::size_t{n} * threads + t], input.data() + (a & 0xffffffff), 8);
+    counts[t] = reads;
+    for (std::uint32_t n = 0; n < reads; ++n) {
+      const std::uint64_t width_log2 = n == 2 ? 1 : 2;
+      list[std::size_t{n} * list_threads + t] = (1000 + 40ull * t + 4 * n) | width_log2 << 60;
     }
   }
-  q.write(list, 0, values.data(), values.size() * 8);
-  q.fill_zero(writes, 0, records * 8);
-  auto compute = program("BK_MODE_COMPUTE");
-  q.launch(compute->kernel("bk_kmeans_particles"), shape, list, capacity, std::uint64_t{0},
-           std::uint32_t{64}, writes, counts, std::uint64_t{0}, records, cents, k);
-  q.read(got.data(), writes, 0, records * 8);
-  EXPECT_EQ(got, expected);
+  const bigkernel::AddressPattern holds = find(list, counts);
+  ASSERT_TRUE(holds.holds);
+  EXPECT_EQ(holds.count, reads);
+  EXPECT_EQ(holds.stride, 40u);
+  ASSERT_EQ(holds.first.size(), reads);
+  EXPECT_EQ(bigkernel::entry_offset(holds.first[1]), 1004u);
+  EXPECT_EQ(bigkernel::entry_width(holds.first[2]), 2u);
+
+  auto off_by_one = list;
+  off_by_one[std::size_t{1} * list_threads + 299] += 1;
+  EXPECT_FALSE(find(off_by_one, counts).holds);
+  auto short_thread = counts;
+  short_thread[77] = 2;
+  EXPECT_FALSE(find(list, short_thread).holds);
+  auto other_width = list;
+  other_width[std::size_t{0} * list_threads + 5] ^= std::uint64_t{1} << 60;
+  EXPECT_FALSE(find(other_width, counts).holds);
+  auto too_many = counts;
+  for (std::uint32_t t = 0; t < threads; ++t) too_many[t] = max_entries + 1;
+  EXPECT_FALSE(find(list, too_many).holds);
 }
 
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(BigKernelTest);
 INSTANTIATE_TEST_SUITE_P(Backends, BigKernelTest, ::testing::ValuesIn(kernel_backends()),
                          backend_test_name);
+
+// The layouts COMPUTE reads (kernels/bigkernel.clh): coalesced segments
+// rounded to 8 bytes, thread-major values at multiples of their widths.
+TEST(Assembly, Layouts) {
+  const auto c = bigkernel::value_layout(bigkernel::Layout::coalesced, 3, {4, 2, 8});
+  EXPECT_EQ(c.offset, (std::vector<std::uint64_t>{0, 16, 24}));
+  EXPECT_EQ(c.bytes, 48u);
+  EXPECT_EQ(c.at(2, 1), 20u);
+  const auto t = bigkernel::value_layout(bigkernel::Layout::thread, 3, {2, 4, 8});
+  EXPECT_EQ(t.offset, (std::vector<std::uint64_t>{0, 4, 8}));
+  EXPECT_EQ(t.thread_bytes, 16u);
+  EXPECT_EQ(t.bytes, 48u);
+  EXPECT_EQ(t.at(2, 1), 36u);
+  // netflix's reads: 12 B a thread, no padding.
+  EXPECT_EQ(bigkernel::value_layout(bigkernel::Layout::thread, 5, {4, 4, 2, 2}).bytes, 60u);
+}
+
+// By pattern and by raw addresses, the same values land in the same places;
+// a read past the array or of another width is a one-line error.
+TEST(Assembly, PatternAndRawAgree) {
+  std::vector<std::uint8_t> mapped(4096);
+  for (std::size_t i = 0; i < mapped.size(); ++i) mapped[i] = static_cast<std::uint8_t>(i * 7);
+  const std::uint32_t threads = 50, list_threads = 64;
+  bigkernel::AddressPattern p;
+  p.holds = true;
+  p.count = 2;
+  p.stride = 40;
+  p.first = {4 | std::uint64_t{2} << 60, 12 | std::uint64_t{1} << 60};
+  std::vector<std::uint64_t> list(2 * list_threads, 0);
+  std::vector<std::uint32_t> counts(list_threads, 0);
+  for (std::uint32_t t = 0; t < threads; ++t) {
+    counts[t] = 2;
+    for (std::uint32_t n = 0; n < 2; ++n) list[n * list_threads + t] = p.first[n] + 40ull * t;
+  }
+  EXPECT_EQ(bigkernel::widths_of(list.data(), counts.data(), threads, list_threads),
+            (std::vector<std::uint32_t>{4, 2}));
+  for (auto layout : {bigkernel::Layout::coalesced, bigkernel::Layout::thread}) {
+    const auto v = bigkernel::value_layout(layout, list_threads, {4, 2});
+    std::vector<std::uint8_t> a(v.bytes, 0), b(v.bytes, 0);
+    bigkernel::assemble_by_pattern(mapped.data(), mapped.size(), p, v, 0, 20, a.data());
+    bigkernel::assemble_by_pattern(mapped.data(), mapped.size(), p, v, 20, threads, a.data());
+    bigkernel::assemble_raw(mapped.data(), mapped.size(), list.data(), counts.data(), list_threads,
+                            v, 0, threads, b.data());
+    EXPECT_EQ(a, b);
+    std::uint32_t value = 0;
+    std::memcpy(&value, a.data() + v.at(7, 0), 4);
+    std::uint32_t expected = 0;
+    std::memcpy(&expected, mapped.data() + 4 + 40 * 7, 4);
+    EXPECT_EQ(value, expected);
+  }
+  const auto v = bigkernel::value_layout(bigkernel::Layout::coalesced, list_threads, {4, 2});
+  std::vector<std::uint8_t> out(v.bytes);
+  EXPECT_THROW(bigkernel::assemble_by_pattern(mapped.data(), 40 * 30, p, v, 0, threads, out.data()),
+               RunError);
+  list[1 * list_threads + 9] = 12 | std::uint64_t{3} << 60;  // thread 9's second read: 8 B
+  try {
+    bigkernel::assemble_raw(mapped.data(), mapped.size(), list.data(), counts.data(), list_threads,
+                            v, 0, threads, out.data());
+    ADD_FAILURE() << "no error";
+  } catch (const RunError& e) {
+    EXPECT_NE(std::string(e.what()).find("thread 9"), std::string::npos) << e.what();
+  }
+}
 
 TEST(ChunkPlan, LargestChunkThatFitsEveryLane) {
   const bigkernel::LaneBytes lane = [](std::uint64_t r) { return 100 * r; };

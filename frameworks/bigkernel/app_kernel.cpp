@@ -1,0 +1,229 @@
+#include "frameworks/bigkernel/app_kernel.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "frameworks/blocks/cuda_programs.h"
+#include "frameworks/workloads/kmeans_particles/cluster_ids_output.h"
+#include "frameworks/workloads/kmeans_particles/particles_format.h"
+#include "frameworks/workloads/netflix/netflix_format.h"
+#include "frameworks/workloads/netflix/pair_scores_output.h"
+#include "harness/core/errors.h"
+
+namespace harness::bigkernel {
+namespace {
+
+using workloads::Output;
+
+constexpr std::uint32_t kGroupSize = 256;
+
+const char* mode_name(Mode m) {
+  return m == Mode::plain ? "plain" : m == Mode::addrgen ? "addrgen" : "compute";
+}
+
+// A grow-only pinned host buffer (pageable where the backend cannot pin).
+void ensure_host(backend::Device& device, backend::HostBuffer& buffer, std::size_t bytes) {
+  if (buffer.size() >= bytes && buffer.data()) return;
+  buffer = backend::HostBuffer();
+  buffer = device.allocate_host(std::max<std::size_t>(bytes, 8), backend::HostMemory::pinned);
+}
+
+std::string d2h_ceiling(const backend::HostBuffer& b) {
+  return b.kind() == backend::HostMemory::pageable ? "d2h_pageable" : "d2h_pinned";
+}
+
+class KmeansKernel final : public AppKernel {
+ public:
+  std::size_t record_bytes() const override { return workloads::kmeans_particles::kRecordBytes; }
+  std::uint32_t max_reads() const override { return 4; }
+  std::uint32_t max_value_bytes() const override { return 32; }
+  std::uint64_t fixed_bytes(const Params& params) const override {
+    return pool_bytes(std::uint64_t{param_u32(params, "k")} * 4 * sizeof(double)) + pool_bytes(8);
+  }
+  std::string fixed_text() const override { return "the centroids"; }
+  std::uint64_t side_bytes(std::uint64_t records) const override { return pool_bytes(records * 8); }
+  std::string side_text() const override { return "write buffer of 8 B a record"; }
+  void begin_run(const std::vector<Chunk>& chunks, std::uint64_t) override {
+    records_ = chunks.empty() ? 0 : chunks.back().first + chunks.back().count;
+    ensure_host(*device_, writes_host_, records_ * 8);
+    copied_out_ = 0;
+  }
+  void enqueue_addrgen(backend::Queue& q, const MappedArgs& mapped, const Chunk& c) override {
+    launch_mapped(q, kernel(Mode::addrgen), backend::LaunchShape::cover(c.count, kGroupSize),
+                  mapped, unused(), static_cast<std::uint32_t>(record_bytes()), unused(),
+                  std::uint64_t{c.first}, static_cast<std::uint32_t>(c.count), *centroids_, k_);
+  }
+  void enqueue(backend::Queue& q, Mode mode, const MappedArgs& mapped, std::uint32_t lane,
+               std::size_t, const Chunk& c) override {
+    backend::Buffer& writes = pool_->get("bk.writes.lane" + std::to_string(lane), c.count * 8);
+    MappedArgs m = mapped;
+    m.chunk_base = c.first * record_bytes();  // write slot 0 is the chunk's first record
+    launch_mapped(q, kernel(mode), backend::LaunchShape::cover(c.count, kGroupSize), m, unused(),
+                  static_cast<std::uint32_t>(record_bytes()), writes, std::uint64_t{c.first},
+                  static_cast<std::uint32_t>(c.count), *centroids_, k_);
+    q.end_span();
+    q.begin_span("copy_out");
+    q.read_async(writes_host_, c.first * 8, writes, 0, c.count * 8);
+    copied_out_ += c.count * 8;
+  }
+  std::unique_ptr<Output> finish_run() override {
+    auto out = std::make_unique<workloads::kmeans_particles::ClusterIdsOutput>(records_, k_);
+    const auto* ids = static_cast<const std::int64_t*>(writes_host_.data());
+    for (std::size_t i = 0; i < records_; ++i) out->ids()[i] = static_cast<std::uint32_t>(ids[i]);
+    return out;
+  }
+  std::uint64_t copied_out() const override { return copied_out_; }
+  std::string copy_out_ceiling() const override { return d2h_ceiling(writes_host_); }
+
+ protected:
+  void prepare_app(const Params& params, const std::uint8_t* input, std::size_t size) override {
+    namespace km = workloads::kmeans_particles;
+    k_ = param_u32(params, "k");
+    const std::vector<km::Point> centroids = km::first_k_centroids(input, size, k_);
+    std::vector<double> flat;
+    for (const km::Point& c : centroids) flat.insert(flat.end(), c.begin(), c.end());
+    centroids_ =
+        &pool_->get("bk.centroids", std::max<std::size_t>(flat.size(), 1) * sizeof(double));
+    if (!flat.empty()) {
+      device_->queue().write(*centroids_, 0, flat.data(), flat.size() * sizeof(double));
+    }
+    device_->queue().finish();
+  }
+  std::string source_file() const override {
+    return "frameworks/bigkernel/apps/kmeans_particles.clh";
+  }
+  std::string kernel_name() const override { return "bk_kmeans_particles"; }
+
+ private:
+  std::uint32_t k_ = 0;
+  backend::Buffer* centroids_ = nullptr;
+  backend::HostBuffer writes_host_;
+  std::uint64_t records_ = 0, copied_out_ = 0;
+};
+
+// A chunk's table: at least twice its records, a power of two.
+std::uint64_t table_slots(std::uint64_t records) {
+  return std::bit_ceil(std::max<std::uint64_t>(2 * records, 2));
+}
+
+class NetflixKernel final : public AppKernel {
+ public:
+  static_assert(sizeof(workloads::netflix::PairTally) == 16, "the device table's slot layout");
+  std::size_t record_bytes() const override { return workloads::netflix::kRecordBytes; }
+  std::uint32_t max_reads() const override { return 4; }
+  // u32 user_a, u32 user_b, u16 rating_a, u16 rating_b: 12 bytes, 16 with the
+  // thread layout's 8-byte rounding.
+  std::uint32_t max_value_bytes() const override { return 16; }
+  std::uint64_t fixed_bytes(const Params&) const override { return pool_bytes(4) + pool_bytes(8); }
+  std::string fixed_text() const override { return "the table-full flag"; }
+  std::uint64_t side_bytes(std::uint64_t records) const override {
+    return pool_bytes(table_slots(records) * 16);
+  }
+  std::string side_text() const override {
+    return "hash table of 16 B slots, a power of two at least twice the records";
+  }
+  void begin_run(const std::vector<Chunk>& chunks, std::uint64_t per_chunk) override {
+    stride_ = table_slots(per_chunk) * 16;
+    ensure_host(*device_, tables_host_, chunks.size() * stride_);
+    slots_.assign(chunks.size(), 0);
+    copied_out_ = 0;
+    device_->queue().fill_zero(*full_, 0, 4);
+    device_->queue().finish();
+  }
+  void enqueue_addrgen(backend::Queue& q, const MappedArgs& mapped, const Chunk& c) override {
+    // The table is never touched in ADDRGEN (BK_COMPUTING 0).
+    launch_mapped(q, kernel(Mode::addrgen), backend::LaunchShape::cover(c.count, kGroupSize),
+                  mapped, unused(), static_cast<std::uint32_t>(record_bytes()), unused(),
+                  std::uint64_t{c.first}, static_cast<std::uint32_t>(c.count), unused(),
+                  std::uint32_t{0}, *full_);
+  }
+  void enqueue(backend::Queue& q, Mode mode, const MappedArgs& mapped, std::uint32_t lane,
+               std::size_t index, const Chunk& c) override {
+    const std::uint64_t slots = table_slots(c.count);
+    backend::Buffer& table = pool_->get("bk.table.lane" + std::to_string(lane), slots * 16);
+    q.fill_zero(table, 0, slots * 16);
+    MappedArgs m = mapped;
+    m.chunk_base = c.first * record_bytes();
+    launch_mapped(q, kernel(mode), backend::LaunchShape::cover(c.count, kGroupSize), m, unused(),
+                  static_cast<std::uint32_t>(record_bytes()), unused(), std::uint64_t{c.first},
+                  static_cast<std::uint32_t>(c.count), table, static_cast<std::uint32_t>(slots - 1),
+                  *full_);
+    q.end_span();
+    q.begin_span("copy_out");
+    q.read_async(tables_host_, index * stride_, table, 0, slots * 16);
+    slots_[index] = slots;
+    copied_out_ += slots * 16;
+  }
+  // The chunks' tables merged: every pair once, its sums added.
+  std::unique_ptr<Output> finish_run() override {
+    using workloads::netflix::PairTally;
+    std::uint32_t full = 0;
+    device_->queue().read(&full, *full_, 0, 4);
+    if (full) throw RunError("bigkernel netflix: a chunk's hash table filled up");
+    std::vector<PairTally> rows;
+    for (std::size_t i = 0; i < slots_.size(); ++i) {
+      const auto* t = reinterpret_cast<const PairTally*>(
+          static_cast<const std::uint8_t*>(tables_host_.data()) + i * stride_);
+      for (std::uint64_t s = 0; s < slots_[i]; ++s) {
+        if (t[s].pair != 0) rows.push_back(t[s]);
+      }
+    }
+    return workloads::netflix::combine_tallies(std::move(rows));
+  }
+  std::uint64_t copied_out() const override { return copied_out_; }
+  std::string copy_out_ceiling() const override { return d2h_ceiling(tables_host_); }
+
+ protected:
+  void prepare_app(const Params&, const std::uint8_t*, std::size_t) override {
+    full_ = &pool_->get("bk.table_full", 4);
+  }
+  std::string source_file() const override { return "frameworks/bigkernel/apps/netflix.clh"; }
+  std::string kernel_name() const override { return "bk_netflix"; }
+
+ private:
+  backend::Buffer* full_ = nullptr;
+  backend::HostBuffer tables_host_;
+  std::uint64_t stride_ = 0, copied_out_ = 0;
+  std::vector<std::uint64_t> slots_;
+};
+
+}  // namespace
+
+void AppKernel::prepare(backend::Device& device, blocks::BufferPool& pool, const Params& params,
+                        const std::uint8_t* input, std::size_t size,
+                        const std::vector<Mode>& modes) {
+  device_ = &device;
+  pool_ = &pool;
+  unused_ = &pool.get("bk.unused", 8);
+  prepare_app(params, input, size);
+  kernels_.assign(3, backend::Kernel());
+  programs_.clear();
+  const std::string app = record_bytes() == workloads::netflix::kRecordBytes
+                              ? workloads::netflix::kApp
+                              : workloads::kmeans_particles::kApp;
+  for (Mode m : modes) {
+    backend::ProgramSource src =
+        program_source("bigkernel/" + app + "/" + mode_name(m), {source_file()});
+    src.opencl_options = m == Mode::plain     ? "-DBK_MODE_PLAIN=1"
+                         : m == Mode::addrgen ? "-DBK_MODE_ADDRGEN=1"
+                                              : "-DBK_MODE_COMPUTE=1";
+    programs_.push_back(device.build(src));
+    kernels_[static_cast<int>(m)] = programs_.back()->kernel(kernel_name());
+  }
+}
+
+const backend::Kernel& AppKernel::kernel(Mode mode) const {
+  return kernels_.at(static_cast<int>(mode));
+}
+
+std::unique_ptr<AppKernel> make_app_kernel(const std::string& app) {
+  if (app == workloads::kmeans_particles::kApp) return std::make_unique<KmeansKernel>();
+  if (app == workloads::netflix::kApp) return std::make_unique<NetflixKernel>();
+  throw UsageError("bigkernel runs kmeans-particles and netflix, not " + app);
+}
+
+std::vector<std::string> app_names() {
+  return {workloads::kmeans_particles::kApp, workloads::netflix::kApp};
+}
+
+}  // namespace harness::bigkernel

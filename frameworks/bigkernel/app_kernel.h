@@ -1,0 +1,108 @@
+// An app's BigKernel kernel, seen from the host: its record, the device
+// buffers beside the mapped data (K-means' centroids and write buffer,
+// netflix's per-chunk table), how a chunk's kernel is launched in each mode,
+// and how the chunks' results become the workload's Output. Every variant of
+// the family (single/double buffer, zero-copy, the BigKernel pipeline) drives
+// the same AppKernel, so the app's host code exists once.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frameworks/bigkernel/chunk_plan.h"
+#include "frameworks/blocks/buffer_pool.h"
+#include "frameworks/workloads/workload.h"
+#include "harness/backend/backend.h"
+#include "harness/core/params.h"
+
+namespace harness::bigkernel {
+
+// The three builds of one kernel source (kernels/bigkernel.clh).
+enum class Mode { plain, addrgen, compute };
+
+// BK_MAPPED_PARAMS' values for one launch (unused ones may stay null: the app
+// passes a dummy buffer).
+struct MappedArgs {
+  const backend::Buffer* data = nullptr;    // PLAIN: mapped bytes; COMPUTE: assembled values
+  const backend::Buffer* list = nullptr;    // ADDRGEN: the address list
+  const backend::Buffer* counts = nullptr;  // ADDRGEN: reads per thread
+  // ADDRGEN: entries a thread; COMPUTE: the round's threads (coalesced layout)
+  // or bytes a thread (thread layout).
+  std::uint32_t capacity = 0;
+  std::uint32_t layout = 0;      // COMPUTE: 0 coalesced, 1 thread-major
+  std::uint64_t data_base = 0;   // PLAIN: the mapped offset of data's first byte
+  std::uint64_t chunk_base = 0;  // the chunk's first byte (write slot 0); set by the app
+};
+
+class AppKernel {
+ public:
+  virtual ~AppKernel() = default;
+  virtual std::size_t record_bytes() const = 0;
+  // Mapped reads one record's thread makes at most, and the bytes their values
+  // take packed at their widths with alignment (the pipeline's buffer sizes).
+  virtual std::uint32_t max_reads() const = 0;
+  virtual std::uint32_t max_value_bytes() const = 0;
+  // Device bytes of the buffers every lane shares (pool slack included), and
+  // what they hold, for messages.
+  virtual std::uint64_t fixed_bytes(const Params& params) const = 0;
+  virtual std::string fixed_text() const = 0;
+  // Untimed: builds the program of each mode in `modes`, allocates the fixed
+  // device buffers.
+  void prepare(backend::Device& device, blocks::BufferPool& pool, const Params& params,
+               const std::uint8_t* input, std::size_t size, const std::vector<Mode>& modes);
+  // Device bytes of one lane's buffers beside its chunk, for `records` records.
+  virtual std::uint64_t side_bytes(std::uint64_t records) const = 0;
+  // What side_bytes holds, for messages ("write buffer of 8 B a record").
+  virtual std::string side_text() const = 0;
+  // Timed: host storage for a run over `chunks` of at most `per_chunk` records.
+  virtual void begin_run(const std::vector<Chunk>& chunks, std::uint64_t per_chunk) = 0;
+  // Enqueues chunk `index`'s ADDRGEN launch on `q`: one thread per record.
+  virtual void enqueue_addrgen(backend::Queue& q, const MappedArgs& mapped, const Chunk& chunk) = 0;
+  // Enqueues chunk `index`'s PLAIN or COMPUTE launch on `q` with lane `lane`'s
+  // side buffers, then ends the compute span, opens "copy_out" and copies the
+  // chunk's results back.
+  virtual void enqueue(backend::Queue& q, Mode mode, const MappedArgs& mapped, std::uint32_t lane,
+                       std::size_t index, const Chunk& chunk) = 0;
+  // Timed: the run's Output from the results in host memory.
+  virtual std::unique_ptr<workloads::Output> finish_run() = 0;
+  virtual std::uint64_t copied_out() const = 0;
+  virtual std::string copy_out_ceiling() const = 0;
+
+ protected:
+  // The app's own part of prepare (centroids, flags).
+  virtual void prepare_app(const Params& params, const std::uint8_t* input, std::size_t size) = 0;
+  // Its .clh file, and the name of its kernel.
+  virtual std::string source_file() const = 0;
+  virtual std::string kernel_name() const = 0;
+  const backend::Kernel& kernel(Mode mode) const;
+  // A small buffer for BK_MAPPED_PARAMS a mode does not use.
+  backend::Buffer& unused() const { return *unused_; }
+
+  backend::Device* device_ = nullptr;
+  blocks::BufferPool* pool_ = nullptr;
+
+ private:
+  std::vector<std::shared_ptr<backend::Program>> programs_;
+  std::vector<backend::Kernel> kernels_;  // by Mode
+  backend::Buffer* unused_ = nullptr;
+};
+
+// kmeans-particles or netflix; a UsageError for another app.
+std::unique_ptr<AppKernel> make_app_kernel(const std::string& app);
+// The apps the family runs.
+std::vector<std::string> app_names();
+
+// Launches `kernel` with BK_MAPPED_PARAMS from `m` (dummy buffers where null)
+// followed by `rest`.
+template <class... Rest>
+void launch_mapped(backend::Queue& q, const backend::Kernel& kernel, backend::LaunchShape shape,
+                   const MappedArgs& m, backend::Buffer& dummy, std::uint32_t record_bytes,
+                   backend::Buffer& writes, const Rest&... rest) {
+  q.launch(kernel, shape, m.data ? *m.data : dummy, m.list ? *m.list : dummy,
+           m.counts ? *m.counts : dummy, m.capacity, m.layout, m.data_base, m.chunk_base,
+           record_bytes, writes, rest...);
+}
+
+}  // namespace harness::bigkernel

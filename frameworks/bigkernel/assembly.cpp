@@ -1,0 +1,137 @@
+#include "frameworks/bigkernel/assembly.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "harness/core/errors.h"
+
+namespace harness::bigkernel {
+namespace {
+
+std::uint64_t round_up(std::uint64_t v, std::uint64_t to) { return (v + to - 1) / to * to; }
+
+// One value, copied at a width the compiler sees (a plain load and store).
+inline void copy_value(std::uint8_t* dst, const std::uint8_t* src, std::uint32_t width) {
+  switch (width) {
+    case 8:
+      std::memcpy(dst, src, 8);
+      break;
+    case 4:
+      std::memcpy(dst, src, 4);
+      break;
+    case 2:
+      std::memcpy(dst, src, 2);
+      break;
+    default:
+      std::memcpy(dst, src, width);
+  }
+}
+
+void check_read(std::uint64_t offset, std::uint32_t width, std::uint64_t mapped_size,
+                std::uint32_t thread, std::uint32_t n) {
+  if (offset + width > mapped_size) {
+    throw RunError(fmt::format(
+        "bigkernel: thread {} read {} B at mapped byte {} (read {}), past the array's {} B", thread,
+        width, offset, n, mapped_size));
+  }
+}
+
+}  // namespace
+
+AddressPattern read_descriptor(const std::uint64_t* words, std::uint32_t max_entries) {
+  AddressPattern p;
+  p.holds = (words[0] & 0xffffffffu) == 0;
+  p.count = static_cast<std::uint32_t>(words[1]);
+  p.stride = words[2];
+  if (p.count > max_entries) p.holds = false;
+  if (p.holds) p.first.assign(words + 3, words + 3 + p.count);
+  return p;
+}
+
+ValueLayout value_layout(Layout layout, std::uint32_t threads,
+                         const std::vector<std::uint32_t>& widths) {
+  ValueLayout v;
+  v.layout = layout;
+  v.threads = threads;
+  v.widths = widths;
+  std::uint64_t at = 0;
+  for (std::uint32_t w : widths) {
+    if (layout == Layout::coalesced) {
+      v.offset.push_back(at);
+      at = round_up(at + std::uint64_t{threads} * w, 8);
+    } else {
+      at = round_up(at, w);
+      v.offset.push_back(at);
+      at += w;
+    }
+  }
+  if (layout == Layout::coalesced) {
+    v.bytes = at;
+  } else {
+    std::uint32_t widest = 1;
+    for (std::uint32_t w : widths) widest = std::max(widest, w);
+    v.thread_bytes = static_cast<std::uint32_t>(round_up(at, widest));
+    v.bytes = std::uint64_t{threads} * v.thread_bytes;
+  }
+  return v;
+}
+
+std::vector<std::uint32_t> widths_of(const std::uint64_t* list, const std::uint32_t* counts,
+                                     std::uint32_t threads, std::uint32_t list_threads) {
+  std::vector<std::uint32_t> widths;
+  for (std::uint32_t t = 0; t < threads; ++t) {
+    for (std::uint32_t n = static_cast<std::uint32_t>(widths.size()); n < counts[t]; ++n) {
+      widths.push_back(entry_width(list[std::uint64_t{n} * list_threads + t]));
+    }
+  }
+  return widths;
+}
+
+void assemble_by_pattern(const std::uint8_t* mapped, std::uint64_t mapped_size,
+                         const AddressPattern& pattern, const ValueLayout& layout, std::uint32_t t0,
+                         std::uint32_t t1, std::uint8_t* values) {
+  if (t0 >= t1 || pattern.count == 0) return;
+  // The pattern is affine in t: checking both ends checks every thread.
+  for (std::uint32_t n = 0; n < pattern.count; ++n) {
+    const std::uint32_t w = entry_width(pattern.first[n]);
+    if (w != layout.widths.at(n)) {
+      throw RunError(fmt::format("bigkernel: read {} is {} B wide, the layout's is {} B", n, w,
+                                 layout.widths[n]));
+    }
+    for (std::uint32_t t : {t0, t1 - 1}) {
+      check_read(entry_offset(pattern.first[n]) + std::uint64_t{t} * pattern.stride, w, mapped_size,
+                 t, n);
+    }
+  }
+  for (std::uint32_t t = t0; t < t1; ++t) {
+    const std::uint64_t shift = std::uint64_t{t} * pattern.stride;
+    for (std::uint32_t n = 0; n < pattern.count; ++n) {
+      copy_value(values + layout.at(t, n), mapped + entry_offset(pattern.first[n]) + shift,
+                 layout.widths[n]);
+    }
+  }
+}
+
+void assemble_raw(const std::uint8_t* mapped, std::uint64_t mapped_size, const std::uint64_t* list,
+                  const std::uint32_t* counts, std::uint32_t list_threads,
+                  const ValueLayout& layout, std::uint32_t t0, std::uint32_t t1,
+                  std::uint8_t* values) {
+  for (std::uint32_t t = t0; t < t1; ++t) {
+    for (std::uint32_t n = 0; n < counts[t]; ++n) {
+      const std::uint64_t e = list[std::uint64_t{n} * list_threads + t];
+      const std::uint32_t w = entry_width(e);
+      if (n >= layout.widths.size() || w != layout.widths[n]) {
+        throw RunError(fmt::format(
+            "bigkernel: thread {}'s read {} is {} B wide where another thread's is {} B: the "
+            "packed layouts need one width per read",
+            t, n, w, n < layout.widths.size() ? layout.widths[n] : 0));
+      }
+      check_read(entry_offset(e), w, mapped_size, t, n);
+      copy_value(values + layout.at(t, n), mapped + entry_offset(e), w);
+    }
+  }
+}
+
+}  // namespace harness::bigkernel

@@ -1,0 +1,192 @@
+// The baselines of figure 4.10 that run the plain kernel (BK_MODE_PLAIN):
+// single and double buffering (chunks copied over one or two queues) and
+// zero-copy (no copy: the kernel reads mapped host memory over the link).
+#include <fmt/format.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frameworks/bigkernel/app_kernel.h"
+#include "frameworks/bigkernel/points.h"
+#include "frameworks/bigkernel/round_plan.h"
+#include "frameworks/blocks/buffer_pool.h"
+#include "frameworks/blocks/pipeline.h"
+#include "frameworks/workloads/workload_point.h"
+#include "harness/core/errors.h"
+#include "harness/core/stopwatch.h"
+
+namespace harness::bigkernel {
+namespace {
+
+// Chunks of whole records copied into a lane's buffer, the plain kernel run
+// on it, the written fields or the chunk's table copied back, each lane in
+// its queue's order.
+class BufferedPoint final : public workloads::WorkloadPoint {
+ public:
+  BufferedPoint(const PointContext& ctx, std::string variant, std::uint32_t lanes)
+      : WorkloadPoint(ctx), variant_(std::move(variant)), lanes_(lanes) {
+    if (!ctx.device) throw UsageError("bigkernel/" + variant_ + " needs a GPU backend device");
+    device_ = ctx.device;
+    pool_ = std::make_unique<blocks::BufferPool>(*device_);
+    pipeline_ = std::make_unique<blocks::CopyComputePipeline>(*device_, *pool_, "bk.chunk");
+    pipeline_->set_lanes(lanes_);
+    app_ = make_app_kernel(ctx.app);
+  }
+
+ protected:
+  void prepare_run() override {
+    const std::size_t rb = app_->record_bytes();
+    records_ = ctx_.input_size / rb;
+    per_chunk_ = plan_round(
+        *device_, *app_, ctx_.params, variant_, records_, lanes_,
+        [this, rb](std::uint64_t r) { return pool_bytes(r * rb) + app_->side_bytes(r); },
+        "a chunk of the records + its " + app_->side_text());
+    app_->prepare(*device_, *pool_, ctx_.params, ctx_.input, ctx_.input_size, {Mode::plain});
+    chunks_ = chunks(records_, per_chunk_);
+    pieces_.clear();
+    for (const Chunk& c : chunks_) pieces_.push_back({c.first * rb, c.count * rb});
+  }
+
+  Measurement run_once() override {
+    last_.reset();
+    Measurement m;
+    Stopwatch clock;
+    app_->begin_run(chunks_, per_chunk_);
+    blocks::CopyComputePipeline::Busy busy;
+    if (!chunks_.empty()) {
+      const std::size_t rb = app_->record_bytes();
+      busy = pipeline_->run(ctx_.input, pieces_,
+                            [this, rb](backend::Queue& q, backend::Buffer& data, std::size_t i) {
+                              MappedArgs mapped;
+                              mapped.data = &data;
+                              mapped.data_base = chunks_[i].first * rb;
+                              app_->enqueue(q, Mode::plain, mapped,
+                                            static_cast<std::uint32_t>(i % lanes_), i, chunks_[i]);
+                            });
+    }
+    Stopwatch merge;
+    last_ = app_->finish_run();
+    const double merge_ms = merge.elapsed_ms();
+    m.total_ms = clock.elapsed_ms();
+    m.phases = {{"copy_in", busy.copy_ms},
+                {"compute", busy.compute_ms},
+                {"copy_out", busy.copy_out_ms},
+                {"merge", merge_ms}};
+    m.counters["lanes"] = lanes_;
+    m.counters["chunks"] = static_cast<double>(chunks_.size());
+    m.counters["records_per_chunk"] = static_cast<double>(per_chunk_);
+    m.counters["chunk_bytes"] = static_cast<double>(per_chunk_ * app_->record_bytes());
+    return m;
+  }
+
+  Work work() const override {
+    Work w = input_work();
+    w.items("records", records_)
+        .reads(level::h2d, ctx_.input_size, "copy_in", "h2d_pageable")
+        .reads(level::dram, ctx_.input_size, "compute")
+        .writes(level::d2h, app_->copied_out(), "copy_out", app_->copy_out_ceiling());
+    return w;
+  }
+
+ private:
+  std::string variant_;
+  std::uint32_t lanes_;
+  backend::Device* device_ = nullptr;
+  std::unique_ptr<blocks::BufferPool> pool_;
+  std::unique_ptr<blocks::CopyComputePipeline> pipeline_;
+  std::unique_ptr<AppKernel> app_;
+  std::uint64_t records_ = 0, per_chunk_ = 0;
+  std::vector<Chunk> chunks_;
+  std::vector<blocks::CopyComputePipeline::Piece> pieces_;
+};
+
+// The plain kernel over the input in mapped host memory: every mapped read
+// crosses the link when the kernel makes it (EMOGI, PyTorch's UnifiedTensor).
+// The input is copied into mapped memory untimed (the app's data would live
+// there); only the app's side buffers (write buffer, chunk table) take device
+// memory, so chunks are sized from the budget as the baselines' are, with no
+// copy of the input.
+class ZeroCopyPoint final : public workloads::WorkloadPoint {
+ public:
+  explicit ZeroCopyPoint(const PointContext& ctx) : WorkloadPoint(ctx) {
+    if (!ctx.device) throw UsageError("bigkernel/zero-copy needs a GPU backend device");
+    device_ = ctx.device;
+    backend::require_zero_copy(device_->info());
+    pool_ = std::make_unique<blocks::BufferPool>(*device_);
+    app_ = make_app_kernel(ctx.app);
+  }
+
+ protected:
+  void prepare_run() override {
+    records_ = ctx_.input_size / app_->record_bytes();
+    per_chunk_ = plan_round(
+        *device_, *app_, ctx_.params, "zero-copy", records_, 1,
+        [this](std::uint64_t r) { return app_->side_bytes(r); }, "the " + app_->side_text());
+    app_->prepare(*device_, *pool_, ctx_.params, ctx_.input, ctx_.input_size, {Mode::plain});
+    chunks_ = chunks(records_, per_chunk_);
+    if (mapped_.size() < ctx_.input_size || !mapped_.data()) {
+      mapped_ = backend::HostBuffer();
+      mapped_ = device_->allocate_host(std::max<std::size_t>(ctx_.input_size, 8),
+                                       backend::HostMemory::mapped);
+    }
+    if (ctx_.input_size) std::memcpy(mapped_.data(), ctx_.input, ctx_.input_size);
+  }
+
+  Measurement run_once() override {
+    last_.reset();
+    Measurement m;
+    Stopwatch clock;
+    app_->begin_run(chunks_, per_chunk_);
+    backend::Queue& q = device_->queue();
+    for (std::size_t i = 0; i < chunks_.size(); ++i) {
+      MappedArgs mapped;
+      mapped.data = &mapped_.device_view();
+      mapped.data_base = 0;
+      q.begin_span("compute");
+      app_->enqueue(q, Mode::plain, mapped, 0, i, chunks_[i]);
+      q.end_span();
+    }
+    double compute_ms = 0, copy_out_ms = 0;
+    for (const auto& s : q.take_spans())
+      (s.name == "copy_out" ? copy_out_ms : compute_ms) += s.milliseconds;
+    Stopwatch merge;
+    last_ = app_->finish_run();
+    const double merge_ms = merge.elapsed_ms();
+    m.total_ms = clock.elapsed_ms();
+    m.phases = {{"compute", compute_ms}, {"copy_out", copy_out_ms}, {"merge", merge_ms}};
+    m.counters["chunks"] = static_cast<double>(chunks_.size());
+    m.counters["records_per_chunk"] = static_cast<double>(per_chunk_);
+    return m;
+  }
+
+  Work work() const override {
+    Work w = input_work();
+    // The reads cross the link: bounded by the pinned copy's ceiling.
+    w.items("records", records_)
+        .reads(level::h2d, ctx_.input_size, "compute", "h2d_pinned")
+        .writes(level::d2h, app_->copied_out(), "copy_out", app_->copy_out_ceiling());
+    return w;
+  }
+
+ private:
+  backend::Device* device_ = nullptr;
+  std::unique_ptr<blocks::BufferPool> pool_;
+  std::unique_ptr<AppKernel> app_;
+  backend::HostBuffer mapped_;
+  std::uint64_t records_ = 0, per_chunk_ = 0;
+  std::vector<Chunk> chunks_;
+};
+
+}  // namespace
+
+std::unique_ptr<PointRunner> make_buffered_point(const PointContext& ctx,
+                                                 const std::string& variant, std::uint32_t lanes) {
+  return std::make_unique<BufferedPoint>(ctx, variant, lanes);
+}
+
+std::unique_ptr<PointRunner> make_zero_copy_point(const PointContext& ctx) {
+  return std::make_unique<ZeroCopyPoint>(ctx);
+}
+
+}  // namespace harness::bigkernel

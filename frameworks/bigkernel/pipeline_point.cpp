@@ -1,0 +1,356 @@
+// BigKernel's four-stage pipeline (thesis 4.2, figures 4.1, 4.2, 4.9) over
+// rounds of whole records, each round one thread a record:
+//   1. address generation: the ADDRGEN build of the app's kernel fills the
+//      round's address list on the device; pattern recognition
+//      (kernels/pattern.clh) reduces it to a descriptor when every thread
+//      follows base + t x stride; the descriptor (or the raw list) is copied
+//      back on the address queue;
+//   2. assembly: host threads gather the named bytes of the mapped input into
+//      a pinned prefetch buffer (assembly.h), packed in the layout COMPUTE reads;
+//   3. the copy engine sends the buffer on the round's lane queue;
+//   4. computation: the COMPUTE build reads the values in access order; the
+//      app's results are copied back on the same lane.
+// Round k's assembly runs on the host while the device generates round
+// k + 1's addresses and copies and computes round k - 1 on the other lane:
+// two address slots, two prefetch buffers, two lanes.
+//
+// The thesis runs stages 1 and 4 as address and compute warps of one
+// persistent kernel, synchronized by named barriers and a flag copied after
+// the data. Here they are separate launches on two queues (the thesis' own
+// alternative, "addresses in GPU memory, sent in bulk"), which every backend
+// of the dialect can run and which needs no spin-wait on host-written flags.
+//
+// overlap-only (figure 4.12's first step) sends whole records: no address
+// generation, the assembly is a copy of the round's bytes, PLAIN computes.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "frameworks/bigkernel/app_kernel.h"
+#include "frameworks/bigkernel/assembly.h"
+#include "frameworks/bigkernel/points.h"
+#include "frameworks/bigkernel/round_plan.h"
+#include "frameworks/blocks/buffer_pool.h"
+#include "frameworks/blocks/cuda_programs.h"
+#include "frameworks/workloads/workload_point.h"
+#include "harness/core/errors.h"
+#include "harness/core/parallel.h"
+#include "harness/core/stopwatch.h"
+
+namespace harness::bigkernel {
+namespace {
+
+constexpr std::uint32_t kGroupSize = 256;  // the apps' launches (app_kernel.cpp)
+constexpr std::uint32_t kSlots = 2;        // address slots, prefetch buffers and lanes
+// Threads handed to one assembly worker at least (fewer workers for small rounds).
+constexpr std::uint64_t kThreadsPerWorker = 4096;
+
+std::uint64_t launch_threads(std::uint64_t records) {
+  return (records + kGroupSize - 1) / kGroupSize * kGroupSize;
+}
+
+void ensure_host(backend::Device& device, backend::HostBuffer& buffer, std::size_t bytes) {
+  if (buffer.size() >= bytes && buffer.data()) return;
+  buffer = backend::HostBuffer();
+  buffer = device.allocate_host(std::max<std::size_t>(bytes, 8), backend::HostMemory::pinned);
+}
+
+class PipelinePoint final : public workloads::WorkloadPoint {
+ public:
+  PipelinePoint(const PointContext& ctx, PipelineOptions options)
+      : WorkloadPoint(ctx), opt_(std::move(options)) {
+    if (!ctx.device) throw UsageError("bigkernel/" + opt_.variant + " needs a GPU backend device");
+    device_ = ctx.device;
+    pool_ = std::make_unique<blocks::BufferPool>(*device_);
+    app_ = make_app_kernel(ctx.app);
+    address_queue_ = device_->create_queue();
+    for (auto& lane : lanes_) lane = device_->create_queue();
+    patterns_ = opt_.reduce_volume && param_bool(ctx.params, "patterns");
+    const std::uint32_t asked = param_u32(ctx.params, "assembly_threads");
+    workers_ = asked ? asked : std::max(1u, std::thread::hardware_concurrency());
+  }
+
+ protected:
+  void prepare_run() override {
+    const std::uint64_t rb = app_->record_bytes();
+    records_ = ctx_.input_size / rb;
+    capacity_ = app_->max_reads();
+    value_bytes_ = opt_.reduce_volume ? app_->max_value_bytes() : static_cast<std::uint32_t>(rb);
+    // One round in flight per slot: its prefetched values and the app's side
+    // buffers on a lane, and (volume reduction) its address list and counts.
+    const LaneBytes round = [this](std::uint64_t r) {
+      const std::uint64_t t = launch_threads(r);
+      std::uint64_t bytes = pool_bytes(t * value_bytes_) + app_->side_bytes(r);
+      if (opt_.reduce_volume) {
+        bytes += pool_bytes(t * capacity_ * 8) + pool_bytes(t * 4) +
+                 pool_bytes(descriptor_words(capacity_) * 8);
+      }
+      return bytes;
+    };
+    per_round_ = plan_round(
+        *device_, *app_, ctx_.params, opt_.variant, records_, kSlots, round,
+        opt_.reduce_volume ? "a round's address list, counts and values + its " + app_->side_text()
+                           : "a round's records + its " + app_->side_text());
+    if (opt_.reduce_volume) {
+      app_->prepare(*device_, *pool_, ctx_.params, ctx_.input, ctx_.input_size,
+                    {Mode::addrgen, Mode::compute});
+      pattern_program_ = device_->build(
+          program_source("bigkernel/pattern", {"frameworks/bigkernel/kernels/pattern.clh"}));
+      pattern_kernel_ = pattern_program_->kernel("bk_find_pattern");
+    } else {
+      app_->prepare(*device_, *pool_, ctx_.params, ctx_.input, ctx_.input_size, {Mode::plain});
+    }
+    chunks_ = chunks(records_, per_round_);
+    const std::uint64_t t = launch_threads(per_round_);
+    for (std::uint32_t s = 0; s < kSlots; ++s) {
+      ensure_host(*device_, values_host_[s], t * value_bytes_);
+      if (opt_.reduce_volume) {
+        ensure_host(*device_, descriptor_host_[s], descriptor_words(capacity_) * 8);
+        ensure_host(*device_, list_host_[s], t * capacity_ * 8);
+        ensure_host(*device_, counts_host_[s], t * 4);
+      }
+    }
+  }
+
+  Measurement run_once() override {
+    last_.reset();
+    Measurement m;
+    Stopwatch clock;
+    app_->begin_run(chunks_, per_round_);
+    run_ = RunTally{};
+    std::array<backend::Event, kSlots> addresses_back, values_sent;
+    for (std::size_t step = 0; step <= chunks_.size(); ++step) {
+      if (step < chunks_.size() && opt_.reduce_volume) {
+        addresses_back[step % kSlots] = generate(step);
+      }
+      if (step >= 1) {
+        const std::size_t k = step - 1;
+        if (opt_.reduce_volume) addresses_back[k % kSlots].wait();
+        values_sent[k % kSlots].wait();  // round k - 2's copy left the prefetch buffer
+        values_sent[k % kSlots] = assemble_and_send(k);
+      }
+    }
+    std::map<std::string, double> device_ms;
+    for (backend::Queue* q : {address_queue_.get(), lanes_[0].get(), lanes_[1].get()}) {
+      for (const auto& s : q->take_spans()) device_ms[s.name] += s.milliseconds;
+    }
+    Stopwatch merge;
+    last_ = app_->finish_run();
+    const double merge_ms = merge.elapsed_ms();
+    m.total_ms = clock.elapsed_ms();
+    m.phases = {{"addrgen", device_ms["addrgen"]},
+                {"addr_copy", device_ms["addr_copy"]},
+                {"assembly", run_.assembly_ms},
+                {"copy_in", device_ms["copy_in"]},
+                {"compute", device_ms["compute"]},
+                {"copy_out", device_ms["copy_out"]},
+                {"merge", merge_ms}};
+    m.counters["rounds"] = static_cast<double>(chunks_.size());
+    m.counters["records_per_round"] = static_cast<double>(per_round_);
+    m.counters["pattern_rounds"] = static_cast<double>(run_.pattern_rounds);
+    m.counters["raw_rounds"] = static_cast<double>(run_.raw_rounds);
+    m.counters["value_bytes"] = static_cast<double>(run_.value_bytes);
+    m.counters["address_bytes"] = static_cast<double>(run_.address_bytes);
+    m.counters["assembly_threads"] = workers_;
+    m.counters["volume_fraction"] = ctx_.input_size ? static_cast<double>(run_.value_bytes) /
+                                                          static_cast<double>(ctx_.input_size)
+                                                    : 0.0;
+    return m;
+  }
+
+  Work work() const override {
+    Work w = input_work();
+    w.items("records", records_)
+        .reads(level::h2d, run_.value_bytes, "copy_in", "h2d_pinned")
+        .writes(level::d2h, app_->copied_out(), "copy_out", app_->copy_out_ceiling());
+    if (opt_.reduce_volume) w.writes(level::d2h, run_.address_bytes, "addr_copy", "d2h_pinned");
+    return w;
+  }
+
+ private:
+  struct RunTally {
+    double assembly_ms = 0;
+    std::uint64_t pattern_rounds = 0, raw_rounds = 0, value_bytes = 0, address_bytes = 0;
+  };
+
+  // Stage 1 for round k on the address queue; the returned event is done
+  // once its descriptor (patterns on) or raw list is in host memory.
+  backend::Event generate(std::size_t k) {
+    const std::uint32_t s = k % kSlots;
+    const Chunk& c = chunks_[k];
+    const std::uint64_t t = launch_threads(c.count);
+    backend::Queue& q = *address_queue_;
+    backend::Buffer& list = pool_->get("bk.list" + std::to_string(s), t * capacity_ * 8);
+    backend::Buffer& counts = pool_->get("bk.counts" + std::to_string(s), t * 4);
+    backend::Buffer& descriptor =
+        pool_->get("bk.descriptor" + std::to_string(s), descriptor_words(capacity_) * 8);
+    q.begin_span("addrgen");
+    MappedArgs mapped;
+    mapped.list = &list;
+    mapped.counts = &counts;
+    mapped.capacity = capacity_;
+    app_->enqueue_addrgen(q, mapped, c);
+    if (patterns_) {
+      q.fill_zero(descriptor, 0, 8);
+      q.launch(pattern_kernel_, backend::LaunchShape::cover(c.count, kGroupSize), list, counts,
+               static_cast<std::uint32_t>(c.count), static_cast<std::uint32_t>(t), capacity_,
+               descriptor);
+    }
+    q.end_span();
+    q.begin_span("addr_copy");
+    backend::Event done;
+    if (patterns_) {
+      done = q.read_async(descriptor_host_[s], 0, descriptor, 0, descriptor_words(capacity_) * 8);
+      run_.address_bytes += descriptor_words(capacity_) * 8;
+    } else {
+      done = read_raw(k);
+    }
+    q.end_span();
+    return done;
+  }
+
+  // The raw address list and counts of round k, copied back on the address queue.
+  backend::Event read_raw(std::size_t k) {
+    const std::uint32_t s = k % kSlots;
+    const std::uint64_t t = launch_threads(chunks_[k].count);
+    backend::Queue& q = *address_queue_;
+    q.read_async(counts_host_[s], 0, pool_->get("bk.counts" + std::to_string(s), t * 4), 0, t * 4);
+    run_.address_bytes += t * 4 + t * capacity_ * 8;
+    return q.read_async(list_host_[s], 0,
+                        pool_->get("bk.list" + std::to_string(s), t * capacity_ * 8), 0,
+                        t * capacity_ * 8);
+  }
+
+  // Stages 2-4 for round k (its addresses are back, its prefetch buffer free).
+  backend::Event assemble_and_send(std::size_t k) {
+    const std::uint32_t s = k % kSlots;
+    const Chunk& c = chunks_[k];
+    const std::uint64_t rb = app_->record_bytes();
+    const std::uint64_t t = launch_threads(c.count);
+    auto* values = static_cast<std::uint8_t*>(values_host_[s].data());
+    Stopwatch assembly;
+    std::uint64_t bytes = 0;
+    ValueLayout layout;
+    if (opt_.reduce_volume) {
+      AddressPattern pattern;
+      if (patterns_) {
+        pattern = read_descriptor(static_cast<const std::uint64_t*>(descriptor_host_[s].data()),
+                                  capacity_);
+        if (!pattern.holds) read_raw(k).wait();  // the fallback: raw addresses
+      }
+      const auto* list = static_cast<const std::uint64_t*>(list_host_[s].data());
+      const auto* counts = static_cast<const std::uint32_t*>(counts_host_[s].data());
+      std::vector<std::uint32_t> widths;
+      if (pattern.holds) {
+        ++run_.pattern_rounds;
+        for (std::uint64_t e : pattern.first) widths.push_back(entry_width(e));
+      } else {
+        ++run_.raw_rounds;
+        check_counts(counts, c);
+        widths = widths_of(list, counts, static_cast<std::uint32_t>(c.count),
+                           static_cast<std::uint32_t>(t));
+      }
+      layout = value_layout(opt_.layout, static_cast<std::uint32_t>(c.count), widths);
+      if (layout.bytes > t * value_bytes_) {
+        throw RunError(fmt::format(
+            "bigkernel/{}: a round's values take {} B, more than the {} B a thread the app "
+            "declared ({} threads)",
+            opt_.variant, layout.bytes, value_bytes_, t));
+      }
+      bytes = layout.bytes;
+      parallel_threads(c.count, [&](std::uint32_t t0, std::uint32_t t1) {
+        if (pattern.holds) {
+          assemble_by_pattern(ctx_.input, ctx_.input_size, pattern, layout, t0, t1, values);
+        } else {
+          assemble_raw(ctx_.input, ctx_.input_size, list, counts, static_cast<std::uint32_t>(t),
+                       layout, t0, t1, values);
+        }
+      });
+    } else {
+      bytes = c.count * rb;
+      const std::uint8_t* from = ctx_.input + c.first * rb;
+      parallel_threads(c.count, [&](std::uint32_t r0, std::uint32_t r1) {
+        std::memcpy(values + r0 * rb, from + r0 * rb, (r1 - r0) * rb);
+      });
+    }
+    run_.assembly_ms += assembly.elapsed_ms();
+    run_.value_bytes += bytes;
+
+    backend::Queue& q = *lanes_[s];
+    backend::Buffer& device_values =
+        pool_->get("bk.values" + std::to_string(s), launch_threads(per_round_) * value_bytes_);
+    q.begin_span("copy_in");
+    backend::Event sent =
+        bytes ? q.write_async(device_values, 0, values_host_[s], 0, bytes) : backend::Event();
+    q.end_span();
+    q.begin_span("compute");
+    MappedArgs mapped;
+    mapped.data = &device_values;
+    mapped.capacity = opt_.layout == Layout::coalesced ? static_cast<std::uint32_t>(c.count)
+                                                       : layout.thread_bytes;
+    mapped.layout = static_cast<std::uint32_t>(opt_.layout);
+    mapped.data_base = c.first * rb;
+    app_->enqueue(q, opt_.reduce_volume ? Mode::compute : Mode::plain, mapped, s, k, c);
+    q.end_span();
+    return sent;
+  }
+
+  // More reads in a thread than the lists hold: the app's max_reads is wrong.
+  void check_counts(const std::uint32_t* counts, const Chunk& c) const {
+    for (std::uint64_t i = 0; i < c.count; ++i) {
+      if (counts[i] > capacity_) {
+        throw RunError(fmt::format(
+            "bigkernel/{}: record {} made {} mapped reads, more than the {} the app declared",
+            opt_.variant, c.first + i, counts[i], capacity_));
+      }
+    }
+  }
+
+  // fn(t0, t1) over [0, n) on up to workers_ host threads.
+  void parallel_threads(std::uint64_t n,
+                        const std::function<void(std::uint32_t, std::uint32_t)>& fn) {
+    const unsigned workers = static_cast<unsigned>(
+        std::clamp<std::uint64_t>((n + kThreadsPerWorker - 1) / kThreadsPerWorker, 1, workers_));
+    if (workers == 1) {
+      fn(0, static_cast<std::uint32_t>(n));
+      return;
+    }
+    parallel_for(workers, [&](unsigned w) {
+      fn(static_cast<std::uint32_t>(n * w / workers),
+         static_cast<std::uint32_t>(n * (w + 1) / workers));
+    });
+  }
+
+  PipelineOptions opt_;
+  bool patterns_ = false;
+  unsigned workers_ = 1;
+  backend::Device* device_ = nullptr;
+  std::unique_ptr<blocks::BufferPool> pool_;
+  std::unique_ptr<AppKernel> app_;
+  std::unique_ptr<backend::Queue> address_queue_;
+  std::array<std::unique_ptr<backend::Queue>, kSlots> lanes_;
+  std::shared_ptr<backend::Program> pattern_program_;
+  backend::Kernel pattern_kernel_;
+  std::array<backend::HostBuffer, kSlots> values_host_, descriptor_host_, list_host_, counts_host_;
+  std::uint64_t records_ = 0, per_round_ = 0;
+  std::uint32_t capacity_ = 0, value_bytes_ = 0;
+  std::vector<Chunk> chunks_;
+  RunTally run_;
+};
+
+}  // namespace
+
+std::unique_ptr<PointRunner> make_pipeline_point(const PointContext& ctx,
+                                                 const PipelineOptions& options) {
+  return std::make_unique<PipelinePoint>(ctx, options);
+}
+
+}  // namespace harness::bigkernel

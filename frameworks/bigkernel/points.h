@@ -1,0 +1,30 @@
+// The family's point runners, one file each: the buffered baselines and
+// zero-copy (buffered_point.cpp), the BigKernel pipeline (pipeline_point.cpp).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "frameworks/bigkernel/assembly.h"
+#include "harness/core/registry.h"
+
+namespace harness::bigkernel {
+
+// single-buffer (1 lane) and double-buffer (2): chunks of whole records
+// copied from the input into a lane's buffer, the plain kernel run on it.
+std::unique_ptr<PointRunner> make_buffered_point(const PointContext& ctx,
+                                                 const std::string& variant, std::uint32_t lanes);
+// zero-copy: the plain kernel reads the input in mapped (pinned) host memory.
+std::unique_ptr<PointRunner> make_zero_copy_point(const PointContext& ctx);
+
+// What a BigKernel pipeline variant sends (figure 4.12's steps).
+struct PipelineOptions {
+  std::string variant;
+  bool reduce_volume = true;          // false: whole records (overlap-only)
+  Layout layout = Layout::coalesced;  // of the assembled values
+};
+std::unique_ptr<PointRunner> make_pipeline_point(const PointContext& ctx,
+                                                 const PipelineOptions& options);
+
+}  // namespace harness::bigkernel
