@@ -1,4 +1,5 @@
-"""The largest_phase rule: which phase takes the longest."""
+"""The largest_phase and smallest_phase rules: which phase takes the longest
+(or the shortest)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,18 @@ def largest_phase(spec: dict, points: list[dict]) -> list[Verdict]:
     among the point's phases (less `exclude`). Holds if it is `phase` for at
     least one point ("any") or for every point ("all"), every point valid.
     """
+    return _extreme_phase(spec, points, smallest=False)
+
+
+@rule("smallest_phase")
+def smallest_phase(spec: dict, points: list[dict]) -> list[Verdict]:
+    """A phase is the shortest of a point's phases (BigKernel's address
+    generation, figure 4.13): as largest_phase, with the smallest median."""
+    return _extreme_phase(spec, points, smallest=True)
+
+
+def _extreme_phase(spec: dict, points: list[dict], smallest: bool) -> list[Verdict]:
+    which = "smallest" if smallest else "largest"
     cand_m = spec.get("candidate") or {}
     phase = str(spec["phase"])
     exclude = set(spec.get("exclude") or [])
@@ -46,9 +59,9 @@ def largest_phase(spec: dict, points: list[dict]) -> list[Verdict]:
             if p.get("status") != "ok" or not times:
                 missing.append(f"{place(p)} not run ({p.get('error') or 'no phases'})")
                 continue
-            top = max(times, key=times.get)
+            top = (min if smallest else max)(times, key=times.get)
             total = sum(times.values())
-            text = (f"{place(p)}: largest {top} {fmt_num(times[top])} ms "
+            text = (f"{place(p)}: {which} {top} {fmt_num(times[top])} ms "
                     f"({fmt_num(100 * times[top] / total)}% of the compared phases)"
                     + ("" if top == phase else f", {phase} {fmt_num(times.get(phase, 0.0))} ms"))
             measured.append(text)
@@ -57,6 +70,6 @@ def largest_phase(spec: dict, points: list[dict]) -> list[Verdict]:
         failing = other if need == "all" else (other if len(other) == len(measured) else [])
         out.append(decide(key, invalid=invalid, measured=measured, failing=failing, notes=missing,
                           not_run="no candidate point ran",
-                          fail_prefix=f"{phase} is not the largest phase ({need}): ", fail_shows=measured))
+                          fail_prefix=f"{phase} is not the {which} phase ({need}): ", fail_shows=measured))
     out += skipped_verdicts(all_cands, {verdict_key(v) for v in out})
     return out
