@@ -142,11 +142,14 @@ unsigned partition_bits(std::size_t records, unsigned threads) {
   return std::min<unsigned>(static_cast<unsigned>(std::bit_width(wanted - 1)), kMaxPartitionBits);
 }
 
-}  // namespace
-
-void tally_pairs_parallel(const std::uint8_t* data, std::size_t records, unsigned threads,
-                          PairScoresOutput& out) {
-  const unsigned bits = partition_bits(records, threads);
+// Aggregates tallies in parallel: scan(t, emit) calls emit(tally) for each of
+// thread t's tallies (at most bound[t] of them); the rows land in `out`.
+template <typename Scan>
+void aggregate(const std::vector<std::size_t>& bound, const Scan& scan, PairScoresOutput& out) {
+  const unsigned threads = static_cast<unsigned>(bound.size());
+  std::size_t total = 0;
+  for (std::size_t b : bound) total += b;
+  const unsigned bits = partition_bits(total, threads);
   const unsigned partitions = 1u << bits;
   // The top `bits` bits of the mixed key (a shift by 64 would be undefined).
   auto partition_of = [bits](std::uint64_t hash) {
@@ -154,16 +157,10 @@ void tally_pairs_parallel(const std::uint8_t* data, std::size_t records, unsigne
   };
 
   std::vector<std::unique_ptr<PartitionBuffers>> buffers(threads);
-  const auto cuts = even_cuts(records, threads);
   parallel_for(threads, [&](unsigned t) {
-    buffers[t] = std::make_unique<PartitionBuffers>(cuts[t + 1] - cuts[t], partitions);
+    buffers[t] = std::make_unique<PartitionBuffers>(bound[t], partitions);
     PartitionBuffers& mine = *buffers[t];
-    for (std::size_t i = cuts[t]; i < cuts[t + 1]; ++i) {
-      const RatingPair r = load_rating_pair(data + i * kRecordBytes);
-      const std::uint64_t pair = pair_key(r.user_a, r.user_b);
-      mine.append(partition_of(mix(pair)),
-                  PairTally{pair, similarity_term(r.rating_a, r.rating_b), 1});
-    }
+    scan(t, [&](const PairTally& tally) { mine.append(partition_of(mix(tally.pair)), tally); });
   });
 
   // Partition p's rows go to its own range of the storage, as long as its
@@ -189,6 +186,47 @@ void tally_pairs_parallel(const std::uint8_t* data, std::size_t records, unsigne
     }
   });
   for (unsigned p = 0; p < partitions; ++p) out.add_piece(rows + first_row[p], row_count[p]);
+}
+
+}  // namespace
+
+void tally_pairs_parallel(const std::uint8_t* data, std::size_t records, unsigned threads,
+                          PairScoresOutput& out) {
+  const auto cuts = even_cuts(records, threads);
+  std::vector<std::size_t> bound(threads);
+  for (unsigned t = 0; t < threads; ++t) bound[t] = cuts[t + 1] - cuts[t];
+  aggregate(
+      bound,
+      [&](unsigned t, const auto& emit) {
+        for (std::size_t i = cuts[t]; i < cuts[t + 1]; ++i) {
+          const RatingPair r = load_rating_pair(data + i * kRecordBytes);
+          emit(PairTally{pair_key(r.user_a, r.user_b), similarity_term(r.rating_a, r.rating_b), 1});
+        }
+      },
+      out);
+}
+
+void combine_slots_parallel(const std::vector<TallySlots>& tables, unsigned threads,
+                            PairScoresOutput& out) {
+  std::vector<std::size_t> first(tables.size() + 1, 0);
+  for (std::size_t i = 0; i < tables.size(); ++i) first[i + 1] = first[i] + tables[i].count;
+  const auto cuts = even_cuts(first.back(), threads);
+  std::vector<std::size_t> bound(threads);
+  for (unsigned t = 0; t < threads; ++t) bound[t] = cuts[t + 1] - cuts[t];
+  aggregate(
+      bound,
+      [&](unsigned t, const auto& emit) {
+        // Slots [cuts[t], cuts[t + 1]) of the tables laid end to end.
+        for (std::size_t i = 0; i < tables.size(); ++i) {
+          const std::size_t lo = std::max(cuts[t], first[i]),
+                            hi = std::min(cuts[t + 1], first[i + 1]);
+          for (std::size_t s = lo; s < hi; ++s) {
+            const PairTally& slot = tables[i].slots[s - first[i]];
+            if (slot.pair != 0) emit(slot);
+          }
+        }
+      },
+      out);
 }
 
 }  // namespace harness::workloads::netflix

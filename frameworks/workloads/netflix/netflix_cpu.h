@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "frameworks/workloads/netflix/pair_scores_output.h"
 
@@ -24,5 +25,15 @@ namespace harness::workloads::netflix {
 // in pieces (one per hash partition).
 void tally_pairs_parallel(const std::uint8_t* data, std::size_t records, unsigned threads,
                           PairScoresOutput& out);
+
+// Partial tallies in slots (a GPU's per-chunk hash tables; a slot whose pair
+// is 0 is empty): every pair once, its sums added, by the same partitioned
+// aggregation on `threads` threads.
+struct TallySlots {
+  const PairTally* slots = nullptr;
+  std::size_t count = 0;
+};
+void combine_slots_parallel(const std::vector<TallySlots>& tables, unsigned threads,
+                            PairScoresOutput& out);
 
 }  // namespace harness::workloads::netflix
