@@ -81,13 +81,21 @@ class SepoPoint final : public workloads::WorkloadPoint {
     }
     const std::uint64_t bitmap_bytes = ((records_ + 31) / 32) * 4;
     const std::uint64_t index_bytes = app_.indexed() ? records_ * 8 : 0;
-    const std::uint64_t fixed = std::max<std::uint64_t>(ctx_.input_size, 8) +
-                                std::max<std::uint64_t>(index_bytes, 8) + buckets_ * 16ull +
-                                group_pages * 4ull + groups_ * 4ull + 20 +
-                                std::max<std::uint64_t>(bitmap_bytes, 4);
+    const std::uint64_t input_bytes =
+        std::max<std::uint64_t>(ctx_.input_size, 8) + std::max<std::uint64_t>(index_bytes, 8);
+    const std::uint64_t bucket_bytes = buckets_ * 16ull;
+    const std::uint64_t fixed = input_bytes + bucket_bytes + group_pages * 4ull + groups_ * 4ull +
+                                20 + std::max<std::uint64_t>(bitmap_bytes, 4);
     // The thesis' heap: what is left once every other structure is allocated.
     const std::uint64_t budget = device_->memory_budget();
     const std::uint64_t available = device_->memory_available();
+    if (available < fixed)
+      throw RunError(fmt::format(
+          "hashtable/{}: the GPU memory budget {} ({} B available) is smaller than the table "
+          "without its heap: {} B of input, {} B of bucket arrays ({} buckets), {} B of bucket "
+          "groups, bitmap and counters ({} B in all)",
+          name(), budget ? format_size(budget) : "(none)", available, input_bytes, bucket_bytes,
+          buckets_, fixed - input_bytes - bucket_bytes, fixed));
     const std::uint64_t max_alloc = device_->info().max_allocation_bytes;
     std::uint64_t heap = available > fixed ? available - fixed : 0;
     heap = std::min(heap, kMaxHeapBytes);
