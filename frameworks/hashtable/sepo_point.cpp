@@ -98,10 +98,11 @@ class SepoPoint final : public workloads::WorkloadPoint {
           name(), budget ? format_size(budget) : "(none)", available, input_bytes, bucket_bytes,
           buckets_, fixed - input_bytes - bucket_bytes, fixed));
     const std::uint64_t max_alloc = device_->info().max_allocation_bytes;
-    std::uint64_t heap = available > fixed ? available - fixed : 0;
-    heap = std::min(heap, kMaxHeapBytes);
-    if (max_alloc) heap = std::min(heap, max_alloc);
-    pages_ = static_cast<std::uint32_t>(heap / page_bytes_);
+    // Each page also has its slot in the pool's free list and a flag.
+    std::uint64_t cap = kMaxHeapBytes;
+    if (max_alloc) cap = std::min(cap, max_alloc);
+    pages_ = static_cast<std::uint32_t>(
+        std::min<std::uint64_t>((available - fixed) / (page_bytes_ + 8ull), cap / page_bytes_));
     if (pages_ < group_pages) {
       throw RunError(fmt::format(
           "hashtable/{}: the GPU memory budget {} ({} B available) cannot hold one page "
@@ -124,16 +125,23 @@ class SepoPoint final : public workloads::WorkloadPoint {
     stats_ = device_->allocate(16);  // postponed, max(~first left), halted, postponed groups
     processed_ = device_->allocate(std::max<std::uint64_t>(bitmap_bytes, 4));
     heap_ = device_->allocate(heap_bytes_);
+    free_list_ = device_->allocate(std::max<std::uint64_t>(pages_ * 4ull, 4));
+    page_flags_ = device_->allocate(std::max<std::uint64_t>(pages_ * 4ull, 4));
+    free_host_.resize(pages_);
+    page_iteration_.assign(pages_, 0);
     const std::string org_file = org_ == Organization::multi_valued ? "multi_valued" : name();
     program_ = device_->build(
         program_source(fmt::format("hashtable/{}/{}", app_.name(), name()),
                        {app_.kernel_file(), "frameworks/hashtable/kernels/" + org_file + ".clh"}));
     kernel_ = program_->kernel("ht_insert");
     if (org_ == Organization::basic) fix_heads_ = program_->kernel("ht_fix_cpu_heads");
+    if (org_ == Organization::multi_valued) keep_resident_ = program_->kernel("ht_keep_resident");
   }
 
   Measurement run_once() override {
     last_.reset();
+    retained_pages_ = 0;
+    evictions_ = 0;
     Measurement m;
     Stopwatch clock;
     backend::Queue& q = device_->queue();
@@ -149,7 +157,13 @@ class SepoPoint final : public workloads::WorkloadPoint {
     q.fill_zero(cpu_head_, 0, buckets_ * 8ull);
     q.fill_zero(lock_, 0, buckets_ * 4ull);
     q.fill_zero(processed_, 0, processed_.size());
+    q.fill_zero(gpu_head_, 0, buckets_ * 4ull);
+    // The pool: every page, in order.
+    std::iota(free_host_.begin(), free_host_.end(), 0u);
+    if (pages_) q.write(free_list_, 0, free_host_.data(), pages_ * 4ull);
     q.end_span();
+    std::vector<std::uint32_t> retained;  // multi-valued: pages kept on the GPU
+    bool every_page_free = true;          // the device's free list is 0, 1, ..., pages - 1
     std::uint32_t first = 0, iterations = 0, halted_iterations = 0;
     std::uint64_t pages_used = 0, heap_copied = 0, postponed_first = 0;
     const auto records = static_cast<std::uint32_t>(records_);
@@ -162,7 +176,23 @@ class SepoPoint final : public workloads::WorkloadPoint {
           static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(arenas_[iterations].get()));
       ++iterations;
       q.begin_span("reset");
-      q.fill_zero(gpu_head_, 0, buckets_ * 4ull);
+      std::uint32_t free_pages = pages_;
+      if (org_ == Organization::multi_valued) {
+        // The pool: every page but those kept on the GPU (ht_keep_resident
+        // left their keys alone in the GPU chains).
+        if (!retained.empty() || !every_page_free) {
+          std::vector<std::uint8_t> kept(pages_, 0);
+          for (const std::uint32_t p : retained) kept[p] = 1;
+          free_pages = 0;
+          for (std::uint32_t p = 0; p < pages_; ++p)
+            if (!kept[p]) free_host_[free_pages++] = p;
+          if (free_pages) q.write(free_list_, 0, free_host_.data(), free_pages * 4ull);
+          every_page_free = retained.empty();
+        }
+        q.fill_zero(page_flags_, 0, page_flags_.size());
+      } else {
+        q.fill_zero(gpu_head_, 0, buckets_ * 4ull);
+      }
       q.fill_zero(group_page_, 0, group_page_.size());
       q.fill_zero(group_flags_, 0, groups_ * 4ull);
       q.fill_zero(page_counter_, 0, 4);
@@ -171,8 +201,8 @@ class SepoPoint final : public workloads::WorkloadPoint {
       q.begin_span("insert");
       q.launch(kernel_, backend::LaunchShape::cover(records - first, kGroupSize), input_, index_,
                first, records, processed_, stats_, heap_, gpu_head_, cpu_head_, lock_, group_page_,
-               page_counter_, buckets_ - 1, group_shift_, pages_, page_bytes_, base, group_flags_,
-               halt_groups_);
+               page_counter_, free_list_, page_flags_, buckets_ - 1, group_shift_, free_pages,
+               page_bytes_, base, group_flags_, halt_groups_);
       if (org_ == Organization::basic)
         q.launch(fix_heads_, backend::LaunchShape::cover(buckets_, kGroupSize), gpu_head_,
                  cpu_head_, buckets_, base);
@@ -180,17 +210,25 @@ class SepoPoint final : public workloads::WorkloadPoint {
       std::uint32_t c[5] = {};
       q.read(c, page_counter_, 0, 4);
       q.read(c + 1, stats_, 0, 16);
-      const std::uint64_t used = std::min(c[0], pages_);
-      q.begin_span("copy_heap");
-      if (used) q.read(arenas_[iterations - 1].get(), heap_, 0, used * page_bytes_);
-      q.end_span();
-      pages_used += used;
-      heap_copied += used * page_bytes_;
+      const std::uint32_t taken = std::min(c[0], free_pages);
       const std::uint32_t postponed = c[1], halted = c[3];
+      const std::uint64_t inserted = remaining - postponed - halted;
+      std::uint64_t copied = taken;
+      if (org_ == Organization::multi_valued) {
+        // Keep pending key pages on the GPU unless nothing was inserted (they
+        // may be what fills the pool).
+        copied = copy_pages(q, iterations - 1, taken, postponed > 0 && inserted > 0, retained);
+      } else {
+        // Every page used (a prefix of the heap) into this iteration's arena.
+        q.begin_span("copy_heap");
+        if (taken) q.read(arenas_[iterations - 1].get(), heap_, 0, taken * page_bytes_);
+        q.end_span();
+      }
+      pages_used += copied;
+      heap_copied += copied * page_bytes_;
       if (iterations == 1) postponed_first = postponed;
       if (halted) ++halted_iterations;
-      const std::uint64_t inserted = remaining - postponed - halted;
-      if (inserted == 0)
+      if (inserted == 0 && free_pages == pages_)
         throw RunError(fmt::format(
             "hashtable/{}: iteration {} inserted none of its {} records: the pool of {} pages "
             "of {} B is exhausted with nothing stored",
@@ -228,6 +266,8 @@ class SepoPoint final : public workloads::WorkloadPoint {
     m.counters["heap_pages"] = pages_;
     m.counters["pages_used"] = static_cast<double>(pages_used);
     m.counters["entries"] = static_cast<double>(entries_);
+    m.counters["retained_pages"] = static_cast<double>(retained_pages_);
+    m.counters["evictions"] = static_cast<double>(evictions_);
     for (std::size_t i = 0; i < per_iteration.size(); ++i)
       m.counters[fmt::format("iteration_ms_{}", i + 1)] = per_iteration[i];
     if (per_iteration.size() > 1)
@@ -236,6 +276,62 @@ class SepoPoint final : public workloads::WorkloadPoint {
           static_cast<double>(per_iteration.size() - 1);
     heap_copied_ = heap_copied;
     return m;
+  }
+
+  // Multi-valued's end of an iteration (6.3.3): the pages taken from the
+  // pool this iteration (the first `taken` of free_host_) and those kept
+  // before; with `keep`, a key page holding a key with a postponed value (its
+  // flag set by the kernel) stays on the GPU, every other page is copied to the arena of
+  // the iteration that took it, at its own offset (the CPU pointers into it
+  // were built from that base). The GPU chains then keep only the entries of
+  // the pages that stay. Returns the pages copied; `retained` becomes the
+  // pages that stay.
+  std::uint64_t copy_pages(backend::Queue& q, std::uint32_t iteration, std::uint32_t taken,
+                           bool keep, std::vector<std::uint32_t>& retained) {
+    std::vector<std::uint32_t> used(retained);
+    for (std::uint32_t i = 0; i < taken; ++i) {
+      used.push_back(free_host_[i]);
+      page_iteration_[free_host_[i]] = iteration;
+    }
+    std::sort(used.begin(), used.end());
+    std::vector<std::uint32_t> flags;
+    if (keep) {
+      flags.resize(pages_);
+      q.read(flags.data(), page_flags_, 0, pages_ * 4ull);
+    }
+    retained.clear();
+    std::vector<std::uint32_t> copy;
+    for (const std::uint32_t p : used) (keep && flags[p] ? retained : copy).push_back(p);
+    // Pending key pages holding more than half the pool would leave the next
+    // iteration too little room: copied anyway (their keys get a second entry
+    // in a later iteration, merged by the walk).
+    if (retained.size() > pages_ / 2) {
+      copy.insert(copy.end(), retained.begin(), retained.end());
+      std::sort(copy.begin(), copy.end());
+      retained.clear();
+      ++evictions_;
+    }
+    q.begin_span("copy_heap");
+    // Runs of consecutive pages of one arena: one copy each.
+    for (std::size_t i = 0; i < copy.size();) {
+      std::size_t j = i + 1;
+      while (j < copy.size() && copy[j] == copy[j - 1] + 1 &&
+             page_iteration_[copy[j]] == page_iteration_[copy[i]])
+        ++j;
+      const std::uint64_t at = std::uint64_t{copy[i]} * page_bytes_;
+      q.read(arenas_[page_iteration_[copy[i]]].get() + at, heap_, at, (j - i) * page_bytes_);
+      i = j;
+    }
+    q.end_span();
+    q.begin_span("reset");
+    if (retained.empty())
+      q.fill_zero(gpu_head_, 0, buckets_ * 4ull);
+    else
+      q.launch(keep_resident_, backend::LaunchShape::cover(buckets_, kGroupSize), gpu_head_, heap_,
+               page_flags_, page_bytes_, buckets_);
+    q.end_span();
+    retained_pages_ = std::max<std::uint64_t>(retained_pages_, retained.size());
+    return copy.size();
   }
 
   Work work() const override {
@@ -257,7 +353,12 @@ class SepoPoint final : public workloads::WorkloadPoint {
   backend::Buffer input_, index_, gpu_head_, cpu_head_, lock_, group_page_, group_flags_,
       page_counter_, stats_, processed_, heap_;
   std::shared_ptr<backend::Program> program_;
-  backend::Kernel kernel_, fix_heads_;
+  backend::Kernel kernel_, fix_heads_, keep_resident_;
+  backend::Buffer free_list_, page_flags_;
+  std::vector<std::uint32_t> free_host_;       // the pool's page ids, as last written
+  std::vector<std::uint32_t> page_iteration_;  // the iteration (arena) that took each page
+  std::uint64_t retained_pages_ = 0;           // the most pages kept on the GPU at once
+  std::uint64_t evictions_ = 0;  // iterations whose pending key pages were copied anyway
   std::vector<std::uint64_t> offsets_;
   // One host arena per iteration, heap-sized (only the copied pages are
   // touched); kept across runs: the CPU pointers point into them.
