@@ -221,7 +221,8 @@ class SepoPoint final : public workloads::WorkloadPoint {
       } else {
         // Every page used (a prefix of the heap) into this iteration's arena.
         q.begin_span("copy_heap");
-        if (taken) q.read(arenas_[iterations - 1].get(), heap_, 0, taken * page_bytes_);
+        if (taken)
+          q.read(arenas_[iterations - 1].get(), heap_, 0, std::uint64_t{taken} * page_bytes_);
         q.end_span();
       }
       pages_used += copied;
