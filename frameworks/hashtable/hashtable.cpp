@@ -95,7 +95,7 @@ void register_family() {
       Organization::multi_valued, {"patent-citation", "geo-location"},
       "The thesis' SePo hash table, multi-valued organization: a key entry per key with its "
       "list of values, keys and values on separate pages, a bucket lock and an entry lock; " +
-          common);
+          common + "; key pages holding a key still waiting for values stay on the GPU");
   register_organization(
       Organization::combining, {"netflix", "dna-assembly"},
       "The thesis' SePo hash table, combining organization: a key's values combined by the "

@@ -168,7 +168,6 @@ class SepoPoint final : public workloads::WorkloadPoint {
     std::uint64_t pages_used = 0, heap_copied = 0, postponed_first = 0;
     const auto records = static_cast<std::uint32_t>(records_);
     std::uint64_t remaining = records;  // records not yet processed
-    std::vector<double> insert_ms;
     while (remaining > 0) {
       if (iterations == arenas_.size())
         arenas_.push_back(std::unique_ptr<std::uint8_t[]>(new std::uint8_t[heap_bytes_]));
