@@ -10,25 +10,56 @@
 
 namespace harness::hashtable {
 
-// Registers hashtable/combining.
+// Registers hashtable/basic, hashtable/multi-valued and hashtable/combining.
 void register_family();
+
+// The thesis' three bucket organizations (section 6.3.2).
+enum class Organization { basic, multi_valued, combining };
+const char* organization_name(Organization org);
 
 // Byte layout shared with kernels/sepo_table.clh.
 inline constexpr std::uint32_t kPageHeaderBytes = 8;
-inline constexpr std::uint32_t kEntryHeaderBytes = 16;
+inline constexpr std::uint32_t kEntryHeaderBytes = 16;   // basic, combining
+inline constexpr std::uint32_t kMvKeyHeaderBytes = 32;   // multi-valued key entry
+inline constexpr std::uint32_t kMvValueHeaderBytes = 8;  // multi-valued value entry
 
-// One entry as the host sees it through its CPU pointers.
+// The bytes an entry of a pair takes in a page (8-byte aligned): basic and
+// combining entries hold key and value; multi-valued key and value entries
+// are separate (entry_bytes returns the larger).
+std::uint32_t entry_bytes(Organization org, std::uint32_t key_bytes, std::uint32_t value_bytes);
+
+// One entry as the host sees it through its CPU pointers. Basic and
+// combining entries hold one value (`value`); a multi-valued key entry holds
+// `count` values, linked from `values` (a CPU address; for_each_value).
 struct HostEntry {
   const std::uint32_t* key;  // ceil(key_bytes / 4) words
   std::uint32_t key_bytes;
-  const std::uint32_t* value;  // ceil(value_bytes / 4) words
+  const std::uint32_t* value;  // ceil(value_bytes / 4) words; null for multi-valued
   std::uint32_t value_bytes;
+  std::uint64_t values = 0;  // multi-valued: the newest value entry's CPU address
+  std::uint32_t count = 1;   // values of the entry
 };
 
 // Walks every bucket's chain from its CPU head through the entries' CPU next
 // pointers (host arena addresses), calling `visit` for each entry; returns the
 // entries visited.
 std::uint64_t walk_host_table(std::span<const std::uint64_t> cpu_heads,
-                              const std::function<void(const HostEntry&)>& visit);
+                              const std::function<void(const HostEntry&)>& visit,
+                              Organization org = Organization::combining);
+
+// Calls `fn` with each value's words of a multi-valued entry (newest first),
+// or with the one value of a basic or combining entry.
+template <class Fn>
+void for_each_value(const HostEntry& e, Fn&& fn) {
+  if (e.value) {
+    fn(e.value);
+    return;
+  }
+  for (std::uint64_t p = e.values; p != 0;) {
+    const auto* v = reinterpret_cast<const std::uint32_t*>(static_cast<std::uintptr_t>(p));
+    fn(v + 2);
+    p = static_cast<std::uint64_t>(v[0]) | static_cast<std::uint64_t>(v[1]) << 32;
+  }
+}
 
 }  // namespace harness::hashtable

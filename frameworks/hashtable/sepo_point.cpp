@@ -1,0 +1,374 @@
+// A point of the SePo hash table: the app's whole input resident on the
+// device, the table's bucket arrays, bucket-group pages and processed bitmap
+// beside it, and a heap of every page the rest of the budget holds. Each SePo
+// iteration launches the organization's insert kernel over the records not
+// yet processed, from the first one postponed (or halted) before; the used
+// heap pages are copied into a host arena whose base the kernel built the
+// CPU pointers from, and the allocator is reset. The Output is the host
+// arenas' chains walked through their CPU pointers (README.md).
+#include "frameworks/hashtable/sepo_point.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <map>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "frameworks/blocks/cuda_programs.h"
+#include "frameworks/hashtable/sepo_app.h"
+#include "frameworks/workloads/workload_point.h"
+#include "harness/core/errors.h"
+#include "harness/core/sizes.h"
+#include "harness/core/stopwatch.h"
+
+namespace harness::hashtable {
+namespace {
+
+constexpr std::uint32_t kGroupSize = 256;
+// GPU pointers are u32 heap offsets / 8.
+constexpr std::uint64_t kMaxHeapBytes = std::uint64_t{32} << 30;
+
+const SepoApp& app_for(const std::string& app) {
+  for (const SepoApp* a :
+       {&netflix_app(), &dna_assembly_app(), &patent_citation_app(), &geo_location_app()})
+    if (a->name() == app) return *a;
+  throw UsageError("hashtable: no SePo binding for the app " + app);
+}
+
+class SepoPoint final : public workloads::WorkloadPoint {
+ public:
+  SepoPoint(Organization org, const PointContext& ctx)
+      : WorkloadPoint(ctx), org_(org), app_(app_for(ctx.app)) {
+    if (!ctx.device)
+      throw UsageError(fmt::format("hashtable/{} needs a GPU backend device", name()));
+    device_ = ctx.device;
+  }
+
+ protected:
+  std::string name() const { return organization_name(org_); }
+
+  void prepare_run() override {
+    const RecordShape shape = app_.shape(ctx_.input, ctx_.input_size);
+    records_ = shape.records;
+    if (records_ >= 0xFFFF'FFFFull)
+      throw RunError(fmt::format("hashtable/{}: {} records, more than the kernel's u32 indexes",
+                                 name(), records_));
+    page_bytes_ = param_u32(ctx_.params, "page_bytes");
+    const std::uint32_t need = entry_bytes(org_, shape.max_key_bytes, shape.value_bytes);
+    if (records_ && need > page_bytes_ - kPageHeaderBytes)
+      throw RunError(fmt::format(
+          "hashtable/{}: a record of {} makes an entry of {} B ({} B key, {} B value), more "
+          "than the {} B a page of {} B holds: raise --param page_bytes",
+          name(), app_.name(), need, shape.max_key_bytes, shape.value_bytes,
+          page_bytes_ - kPageHeaderBytes, page_bytes_));
+    const std::uint32_t per_group = param_u32(ctx_.params, "bucket_group");
+    buckets_ = param_u32(ctx_.params, "buckets");
+    if (buckets_ == 0)
+      buckets_ = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(
+          std::bit_ceil(std::max<std::uint64_t>(records_ / 4, 1)), 1024, std::uint64_t{1} << 24));
+    buckets_ = std::max(buckets_, per_group);
+    groups_ = buckets_ / per_group;
+    group_shift_ = static_cast<std::uint32_t>(std::countr_zero(per_group));
+    // Multi-valued groups have a key page and a value page each.
+    const std::uint32_t group_pages = org_ == Organization::multi_valued ? 2 * groups_ : groups_;
+    halt_groups_ = 0;
+    if (org_ == Organization::basic) {
+      const std::uint32_t percent = param_u32(ctx_.params, "halt_percent");
+      halt_groups_ = std::max<std::uint32_t>(
+          1, static_cast<std::uint32_t>((std::uint64_t{groups_} * percent + 99) / 100));
+    }
+    const std::uint64_t bitmap_bytes = ((records_ + 31) / 32) * 4;
+    const std::uint64_t index_bytes = app_.indexed() ? records_ * 8 : 0;
+    const std::uint64_t input_bytes =
+        std::max<std::uint64_t>(ctx_.input_size, 8) + std::max<std::uint64_t>(index_bytes, 8);
+    const std::uint64_t bucket_bytes = buckets_ * 16ull;
+    const std::uint64_t fixed = input_bytes + bucket_bytes + group_pages * 4ull + groups_ * 4ull +
+                                20 + std::max<std::uint64_t>(bitmap_bytes, 4);
+    // The thesis' heap: what is left once every other structure is allocated.
+    const std::uint64_t budget = device_->memory_budget();
+    const std::uint64_t available = device_->memory_available();
+    if (available < fixed)
+      throw RunError(fmt::format(
+          "hashtable/{}: the GPU memory budget {} ({} B available) is smaller than the table "
+          "without its heap: {} B of input, {} B of bucket arrays ({} buckets), {} B of bucket "
+          "groups, bitmap and counters ({} B in all)",
+          name(), budget ? format_size(budget) : "(none)", available, input_bytes, bucket_bytes,
+          buckets_, fixed - input_bytes - bucket_bytes, fixed));
+    const std::uint64_t max_alloc = device_->info().max_allocation_bytes;
+    // Each page also has its slot in the pool's free list and a flag.
+    std::uint64_t cap = kMaxHeapBytes;
+    if (max_alloc) cap = std::min(cap, max_alloc);
+    pages_ = static_cast<std::uint32_t>(
+        std::min<std::uint64_t>((available - fixed) / (page_bytes_ + 8ull), cap / page_bytes_));
+    if (pages_ < group_pages) {
+      throw RunError(fmt::format(
+          "hashtable/{}: the GPU memory budget {} ({} B available) cannot hold one page "
+          "per bucket group{}: {} bucket groups ({} buckets of {} each) need {} pages of {} B "
+          "({} B) beside {} B of input, bucket arrays and bitmap, but only {} page(s) fit",
+          name(), budget ? format_size(budget) : "(none)", available,
+          org_ == Organization::multi_valued ? " and kind (keys, values)" : "", groups_, buckets_,
+          per_group, group_pages, page_bytes_, std::uint64_t{group_pages} * page_bytes_, fixed,
+          pages_));
+    }
+    heap_bytes_ = std::uint64_t{pages_} * page_bytes_;
+    input_ = device_->allocate(std::max<std::size_t>(ctx_.input_size, 8));
+    index_ = device_->allocate(std::max<std::uint64_t>(index_bytes, 8));
+    gpu_head_ = device_->allocate(buckets_ * 4ull);
+    cpu_head_ = device_->allocate(buckets_ * 8ull);
+    lock_ = device_->allocate(buckets_ * 4ull);
+    group_page_ = device_->allocate(group_pages * 4ull);
+    group_flags_ = device_->allocate(groups_ * 4ull);
+    page_counter_ = device_->allocate(4);
+    stats_ = device_->allocate(16);  // postponed, max(~first left), halted, postponed groups
+    processed_ = device_->allocate(std::max<std::uint64_t>(bitmap_bytes, 4));
+    heap_ = device_->allocate(heap_bytes_);
+    free_list_ = device_->allocate(std::max<std::uint64_t>(pages_ * 4ull, 4));
+    page_flags_ = device_->allocate(std::max<std::uint64_t>(pages_ * 4ull, 4));
+    free_host_.resize(pages_);
+    page_iteration_.assign(pages_, 0);
+    const std::string org_file = org_ == Organization::multi_valued ? "multi_valued" : name();
+    program_ = device_->build(
+        program_source(fmt::format("hashtable/{}/{}", app_.name(), name()),
+                       {app_.kernel_file(), "frameworks/hashtable/kernels/" + org_file + ".clh"}));
+    kernel_ = program_->kernel("ht_insert");
+    if (org_ == Organization::basic) fix_heads_ = program_->kernel("ht_fix_cpu_heads");
+    if (org_ == Organization::multi_valued) keep_resident_ = program_->kernel("ht_keep_resident");
+  }
+
+  Measurement run_once() override {
+    last_.reset();
+    retained_pages_ = 0;
+    evictions_ = 0;
+    Measurement m;
+    Stopwatch clock;
+    backend::Queue& q = device_->queue();
+    q.take_spans();
+    Stopwatch index_clock;
+    if (app_.indexed()) app_.index(ctx_.input, ctx_.input_size, offsets_);
+    const double index_ms = index_clock.elapsed_ms();
+    q.begin_span("copy_in");
+    if (ctx_.input_size) q.write(input_, 0, ctx_.input, ctx_.input_size);
+    if (!offsets_.empty()) q.write(index_, 0, offsets_.data(), offsets_.size() * 8);
+    q.end_span();
+    q.begin_span("reset");
+    q.fill_zero(cpu_head_, 0, buckets_ * 8ull);
+    q.fill_zero(lock_, 0, buckets_ * 4ull);
+    q.fill_zero(processed_, 0, processed_.size());
+    q.fill_zero(gpu_head_, 0, buckets_ * 4ull);
+    // The pool: every page, in order.
+    std::iota(free_host_.begin(), free_host_.end(), 0u);
+    if (pages_) q.write(free_list_, 0, free_host_.data(), pages_ * 4ull);
+    q.end_span();
+    std::vector<std::uint32_t> retained;  // multi-valued: pages kept on the GPU
+    bool every_page_free = true;          // the device's free list is 0, 1, ..., pages - 1
+    std::uint32_t first = 0, iterations = 0, halted_iterations = 0;
+    std::uint64_t pages_used = 0, heap_copied = 0, postponed_first = 0;
+    const auto records = static_cast<std::uint32_t>(records_);
+    std::uint64_t remaining = records;  // records not yet processed
+    while (remaining > 0) {
+      if (iterations == arenas_.size())
+        arenas_.push_back(std::unique_ptr<std::uint8_t[]>(new std::uint8_t[heap_bytes_]));
+      const auto base =
+          static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(arenas_[iterations].get()));
+      ++iterations;
+      q.begin_span("reset");
+      std::uint32_t free_pages = pages_;
+      if (org_ == Organization::multi_valued) {
+        // The pool: every page but those kept on the GPU (ht_keep_resident
+        // left their keys alone in the GPU chains).
+        if (!retained.empty() || !every_page_free) {
+          std::vector<std::uint8_t> kept(pages_, 0);
+          for (const std::uint32_t p : retained) kept[p] = 1;
+          free_pages = 0;
+          for (std::uint32_t p = 0; p < pages_; ++p)
+            if (!kept[p]) free_host_[free_pages++] = p;
+          if (free_pages) q.write(free_list_, 0, free_host_.data(), free_pages * 4ull);
+          every_page_free = retained.empty();
+        }
+        q.fill_zero(page_flags_, 0, page_flags_.size());
+      } else {
+        q.fill_zero(gpu_head_, 0, buckets_ * 4ull);
+      }
+      q.fill_zero(group_page_, 0, group_page_.size());
+      q.fill_zero(group_flags_, 0, groups_ * 4ull);
+      q.fill_zero(page_counter_, 0, 4);
+      q.fill_zero(stats_, 0, 16);
+      q.end_span();
+      q.begin_span("insert");
+      q.launch(kernel_, backend::LaunchShape::cover(records - first, kGroupSize), input_, index_,
+               first, records, processed_, stats_, heap_, gpu_head_, cpu_head_, lock_, group_page_,
+               page_counter_, free_list_, page_flags_, buckets_ - 1, group_shift_, free_pages,
+               page_bytes_, base, group_flags_, halt_groups_);
+      if (org_ == Organization::basic)
+        q.launch(fix_heads_, backend::LaunchShape::cover(buckets_, kGroupSize), gpu_head_,
+                 cpu_head_, buckets_, base);
+      q.end_span();
+      std::uint32_t c[5] = {};
+      q.read(c, page_counter_, 0, 4);
+      q.read(c + 1, stats_, 0, 16);
+      const std::uint32_t taken = std::min(c[0], free_pages);
+      const std::uint32_t postponed = c[1], halted = c[3];
+      const std::uint64_t inserted = remaining - postponed - halted;
+      std::uint64_t copied = taken;
+      if (org_ == Organization::multi_valued) {
+        // Keep pending key pages on the GPU unless nothing was inserted (they
+        // may be what fills the pool).
+        copied = copy_pages(q, iterations - 1, taken, postponed > 0 && inserted > 0, retained);
+      } else {
+        // Every page used (a prefix of the heap) into this iteration's arena.
+        q.begin_span("copy_heap");
+        if (taken)
+          q.read(arenas_[iterations - 1].get(), heap_, 0, std::uint64_t{taken} * page_bytes_);
+        q.end_span();
+      }
+      pages_used += copied;
+      heap_copied += copied * page_bytes_;
+      if (iterations == 1) postponed_first = postponed;
+      if (halted) ++halted_iterations;
+      if (inserted == 0 && free_pages == pages_)
+        throw RunError(fmt::format(
+            "hashtable/{}: iteration {} inserted none of its {} records: the pool of {} pages "
+            "of {} B is exhausted with nothing stored",
+            name(), iterations, remaining, pages_, page_bytes_));
+      remaining -= inserted;
+      if (remaining) first = ~c[2];
+    }
+    const std::vector<backend::TimedSpan> spans = q.take_spans();
+    // The final table, readable on the CPU through its CPU pointers.
+    Stopwatch walk_clock;
+    std::vector<std::uint64_t> heads(buckets_);
+    q.read(heads.data(), cpu_head_, 0, buckets_ * 8ull);
+    last_ = app_.collect(heads, org_, entries_);
+    const double walk_ms = walk_clock.elapsed_ms();
+    m.total_ms = clock.elapsed_ms();
+    std::map<std::string, double> phase;
+    // Time per SePo iteration (figure 6.10): its insert launch(es) and heap copy.
+    std::vector<double> per_iteration;
+    for (const backend::TimedSpan& s : spans) {
+      phase[s.name] += s.milliseconds;
+      if (s.name == "insert") per_iteration.push_back(0);
+      if ((s.name == "insert" || s.name == "copy_heap") && !per_iteration.empty())
+        per_iteration.back() += s.milliseconds;
+    }
+    m.phases = {
+        {"index", index_ms},         {"copy_in", phase["copy_in"]},     {"reset", phase["reset"]},
+        {"insert", phase["insert"]}, {"copy_heap", phase["copy_heap"]}, {"walk", walk_ms}};
+    m.counters["iterations"] = iterations;
+    m.counters["halted_iterations"] = halted_iterations;
+    m.counters["postponed_first_iteration"] = static_cast<double>(postponed_first);
+    m.counters["buckets"] = buckets_;
+    m.counters["bucket_groups"] = groups_;
+    m.counters["halt_groups"] = halt_groups_;
+    m.counters["page_bytes"] = page_bytes_;
+    m.counters["heap_pages"] = pages_;
+    m.counters["pages_used"] = static_cast<double>(pages_used);
+    m.counters["entries"] = static_cast<double>(entries_);
+    m.counters["retained_pages"] = static_cast<double>(retained_pages_);
+    m.counters["evictions"] = static_cast<double>(evictions_);
+    for (std::size_t i = 0; i < per_iteration.size(); ++i)
+      m.counters[fmt::format("iteration_ms_{}", i + 1)] = per_iteration[i];
+    if (per_iteration.size() > 1)
+      m.counters["later_iteration_ms"] =
+          std::accumulate(per_iteration.begin() + 1, per_iteration.end(), 0.0) /
+          static_cast<double>(per_iteration.size() - 1);
+    heap_copied_ = heap_copied;
+    return m;
+  }
+
+  // Multi-valued's end of an iteration (6.3.3): the pages taken from the
+  // pool this iteration (the first `taken` of free_host_) and those kept
+  // before; with `keep`, a key page holding a key with a postponed value (its
+  // flag set by the kernel) stays on the GPU, every other page is copied to the arena of
+  // the iteration that took it, at its own offset (the CPU pointers into it
+  // were built from that base). The GPU chains then keep only the entries of
+  // the pages that stay. Returns the pages copied; `retained` becomes the
+  // pages that stay.
+  std::uint64_t copy_pages(backend::Queue& q, std::uint32_t iteration, std::uint32_t taken,
+                           bool keep, std::vector<std::uint32_t>& retained) {
+    std::vector<std::uint32_t> used(retained);
+    for (std::uint32_t i = 0; i < taken; ++i) {
+      used.push_back(free_host_[i]);
+      page_iteration_[free_host_[i]] = iteration;
+    }
+    std::sort(used.begin(), used.end());
+    std::vector<std::uint32_t> flags;
+    if (keep) {
+      flags.resize(pages_);
+      q.read(flags.data(), page_flags_, 0, pages_ * 4ull);
+    }
+    retained.clear();
+    std::vector<std::uint32_t> copy;
+    for (const std::uint32_t p : used) (keep && flags[p] ? retained : copy).push_back(p);
+    // Pending key pages holding more than half the pool would leave the next
+    // iteration too little room: copied anyway (their keys get a second entry
+    // in a later iteration, merged by the walk).
+    if (retained.size() > pages_ / 2) {
+      copy.insert(copy.end(), retained.begin(), retained.end());
+      std::sort(copy.begin(), copy.end());
+      retained.clear();
+      ++evictions_;
+    }
+    q.begin_span("copy_heap");
+    // Runs of consecutive pages of one arena: one copy each.
+    for (std::size_t i = 0; i < copy.size();) {
+      std::size_t j = i + 1;
+      while (j < copy.size() && copy[j] == copy[j - 1] + 1 &&
+             page_iteration_[copy[j]] == page_iteration_[copy[i]])
+        ++j;
+      const std::uint64_t at = std::uint64_t{copy[i]} * page_bytes_;
+      q.read(arenas_[page_iteration_[copy[i]]].get() + at, heap_, at, (j - i) * page_bytes_);
+      i = j;
+    }
+    q.end_span();
+    q.begin_span("reset");
+    if (retained.empty())
+      q.fill_zero(gpu_head_, 0, buckets_ * 4ull);
+    else
+      q.launch(keep_resident_, backend::LaunchShape::cover(buckets_, kGroupSize), gpu_head_, heap_,
+               page_flags_, page_bytes_, buckets_);
+    q.end_span();
+    retained_pages_ = std::max<std::uint64_t>(retained_pages_, retained.size());
+    return copy.size();
+  }
+
+  Work work() const override {
+    Work w = input_work();
+    w.items("records", records_)
+        .reads(level::h2d, ctx_.input_size, "copy_in", "h2d_pageable")
+        .reads(level::dram, ctx_.input_size, "insert")
+        .writes(level::d2h, heap_copied_, "copy_heap", "d2h_pageable");
+    return w;
+  }
+
+ private:
+  Organization org_;
+  const SepoApp& app_;
+  backend::Device* device_ = nullptr;
+  std::uint64_t records_ = 0, heap_bytes_ = 0, heap_copied_ = 0, entries_ = 0;
+  std::uint32_t page_bytes_ = 0, buckets_ = 0, groups_ = 0, group_shift_ = 0, pages_ = 0;
+  std::uint32_t halt_groups_ = 0;
+  backend::Buffer input_, index_, gpu_head_, cpu_head_, lock_, group_page_, group_flags_,
+      page_counter_, stats_, processed_, heap_;
+  std::shared_ptr<backend::Program> program_;
+  backend::Kernel kernel_, fix_heads_, keep_resident_;
+  backend::Buffer free_list_, page_flags_;
+  std::vector<std::uint32_t> free_host_;       // the pool's page ids, as last written
+  std::vector<std::uint32_t> page_iteration_;  // the iteration (arena) that took each page
+  std::uint64_t retained_pages_ = 0;           // the most pages kept on the GPU at once
+  std::uint64_t evictions_ = 0;  // iterations whose pending key pages were copied anyway
+  std::vector<std::uint64_t> offsets_;
+  // One host arena per iteration, heap-sized (only the copied pages are
+  // touched); kept across runs: the CPU pointers point into them.
+  std::vector<std::unique_ptr<std::uint8_t[]>> arenas_;
+};
+
+}  // namespace
+
+std::unique_ptr<PointRunner> make_sepo_point(Organization org, const PointContext& ctx) {
+  return std::make_unique<SepoPoint>(org, ctx);
+}
+
+}  // namespace harness::hashtable
