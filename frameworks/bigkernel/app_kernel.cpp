@@ -133,15 +133,18 @@ class NetflixKernel final : public AppKernel {
   std::uint64_t fixed_bytes(const Params&) const override { return pool_bytes(4) + pool_bytes(8); }
   std::string fixed_text() const override { return "the table-full flag"; }
   std::uint64_t side_bytes(std::uint64_t records) const override {
-    return pool_bytes(table_slots(records) * 16);
+    return pool_bytes(table_slots(records) * 16) + pool_bytes(records * 16) + pool_bytes(4);
   }
   std::string side_text() const override {
-    return "hash table of 16 B slots, a power of two at least twice the records";
+    return "hash table of 16 B slots, a power of two at least twice the records, and its "
+           "compacted rows";
   }
   void begin_run(const std::vector<Chunk>& chunks, std::uint64_t per_chunk) override {
-    stride_ = table_slots(per_chunk) * 16;
-    ensure_host(*device_, tables_host_, chunks.size() * stride_);
-    slots_.assign(chunks.size(), 0);
+    // A chunk adds at most one row a record: its compacted rows' room.
+    stride_ = std::max<std::uint64_t>(per_chunk, 1) * 16;
+    ensure_host(*device_, rows_host_, chunks.size() * stride_);
+    ensure_host(*device_, counts_host_, chunks.size() * 4);
+    chunks_ = chunks.size();
     copied_out_ = 0;
     device_->queue().fill_zero(*full_, 0, 4);
     device_->queue().finish();
@@ -164,11 +167,18 @@ class NetflixKernel final : public AppKernel {
                   static_cast<std::uint32_t>(record_bytes()), unused(), std::uint64_t{c.first},
                   static_cast<std::uint32_t>(c.count), table, static_cast<std::uint32_t>(slots - 1),
                   *full_);
+    // Only the filled slots come back: compacted on the device (a chunk's
+    // table is 2-4 times its records), at most one row a record.
+    backend::Buffer& rows = pool_->get("bk.rows.lane" + std::to_string(lane), c.count * 16);
+    backend::Buffer& count = pool_->get("bk.row_count.lane" + std::to_string(lane), 4);
+    q.fill_zero(count, 0, 4);
+    q.launch(compact_, backend::LaunchShape::cover(slots, 256), table,
+             static_cast<std::uint32_t>(slots), rows, count);
     q.end_span();
     q.begin_span("copy_out");
-    q.read_async(tables_host_, index * stride_, table, 0, slots * 16);
-    slots_[index] = slots;
-    copied_out_ += slots * 16;
+    q.read_async(rows_host_, index * stride_, rows, 0, c.count * 16);
+    q.read_async(counts_host_, index * 4, count, 0, 4);
+    copied_out_ += c.count * 16 + 4;
   }
   // The chunks' tables merged on every host core: every pair once, its sums
   // added (the workload's CPU-MT aggregation, fed the tables' slots).
@@ -179,31 +189,37 @@ class NetflixKernel final : public AppKernel {
     if (full) throw RunError("bigkernel netflix: a chunk's hash table filled up");
     std::vector<nf::TallySlots> tables;
     std::uint64_t slots = 0;
-    for (std::size_t i = 0; i < slots_.size(); ++i) {
+    const auto* counts = static_cast<const std::uint32_t*>(counts_host_.data());
+    for (std::size_t i = 0; i < chunks_; ++i) {
       tables.push_back({reinterpret_cast<const nf::PairTally*>(
-                            static_cast<const std::uint8_t*>(tables_host_.data()) + i * stride_),
-                        slots_[i]});
-      slots += slots_[i];
+                            static_cast<const std::uint8_t*>(rows_host_.data()) + i * stride_),
+                        counts[i]});
+      slots += counts[i];
     }
     auto out = std::make_unique<nf::PairScoresOutput>();
     nf::combine_slots_parallel(tables, host_threads(slots), *out);
     return out;
   }
   std::uint64_t copied_out() const override { return copied_out_; }
-  std::string copy_out_ceiling() const override { return d2h_ceiling(tables_host_); }
+  std::string copy_out_ceiling() const override { return d2h_ceiling(rows_host_); }
 
  protected:
   void prepare_app(const Params&, const std::uint8_t*, std::size_t) override {
     full_ = &pool_->get("bk.table_full", 4);
+    compact_program_ = device_->build(
+        program_source("bigkernel/netflix/plain", {"frameworks/bigkernel/apps/netflix.clh"}));
+    compact_ = compact_program_->kernel("bk_netflix_compact");
   }
   std::string source_file() const override { return "frameworks/bigkernel/apps/netflix.clh"; }
   std::string kernel_name() const override { return "bk_netflix"; }
 
  private:
   backend::Buffer* full_ = nullptr;
-  backend::HostBuffer tables_host_;
+  std::shared_ptr<backend::Program> compact_program_;
+  backend::Kernel compact_;
+  backend::HostBuffer rows_host_, counts_host_;
   std::uint64_t stride_ = 0, copied_out_ = 0;
-  std::vector<std::uint64_t> slots_;
+  std::size_t chunks_ = 0;
 };
 
 }  // namespace
