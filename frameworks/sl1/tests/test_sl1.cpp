@@ -189,8 +189,9 @@ KERNEL sl1_test(GLOBAL const uchar* a, GLOBAL uchar* b, u32 stride_a, u32 stride
   u32 acc = 0u;
   for (u32 k = 0; k < steps; ++k) {
     acc += SL1_READ_U8(ctx, 0u, a, (u64)k * stride_a);
-    for (u32 r = 0; r < repeat; ++r) SL1_WRITE_U8(ctx, 1u, b, (u64)k * stride_b, k + r);
+    for (u32 r = 0; r < repeat; ++r) SL1_WRITE_U8(ctx, 1u, b, (u64)k * stride_b + GLOBAL_ID, k + r);
   }
+  BARRIER_LOCAL(); /* every work-item holds its last line of b before any flushes it */
   SL1_FLUSH(ctx, 1u, b);
   sum[0] = acc;
   SL1_END(ctx);
@@ -210,11 +211,12 @@ class Sl1DecideTest : public DeviceTest {
     if (!IsSkipped() && device_->info().kind != backend::Kind::opencl)
       GTEST_SKIP() << "the test kernel is built from text: OpenCL only";
   }
+  // `items` work-items of one group; work-item t writes byte k * stride_b + t.
   Decision decide(std::uint32_t stride_a, std::uint32_t stride_b, std::uint32_t repeat,
-                  std::uint32_t lines, std::uint32_t line_bytes = 16) {
+                  std::uint32_t lines, std::uint32_t line_bytes = 16, std::uint32_t items = 1) {
     constexpr std::uint32_t steps = 300, monitor = 150;
     backend::ProgramSource src;
-    src.name = "sl1/test-decide";
+    src.name = "sl1/test-decide-" + std::to_string(line_bytes);  // the device caches by name
     src.opencl_files = {"frameworks/sl1/kernels/sl1_cache.clh"};
     src.opencl_text = kDecideKernel;
     src.opencl_options = "-DSL1_MODE=3 -DSL1_STRUCTURES=2 -DSL1_WRITES_MASK=2u -DSL1_LINE_BYTES=" +
@@ -224,12 +226,13 @@ class Sl1DecideTest : public DeviceTest {
     const std::size_t a_bytes = steps * stride_a + 48, b_bytes = steps * stride_b + 48;
     std::vector<std::uint8_t> a_host(a_bytes, 1), b_host(b_bytes, 0xEE);
     backend::Buffer a = device_->allocate(a_bytes), b = device_->allocate(b_bytes),
-                    sum = device_->allocate(4), stats = device_->allocate(2 * 6 * 4);
+                    sum = device_->allocate(4), stats = device_->allocate(items * 2 * 6 * 4);
     backend::Queue& q = device_->queue();
     q.write(a, 0, a_host.data(), a_bytes);
     q.write(b, 0, b_host.data(), b_bytes);
-    q.launch(k, backend::LaunchShape{1, 1}, a, b, stride_a, stride_b, repeat, steps, sum, lines,
-             monitor, stats, backend::local_memory(std::max<std::size_t>(8, lines * line_bytes)));
+    q.launch(k, backend::LaunchShape{1, items}, a, b, stride_a, stride_b, repeat, steps, sum, lines,
+             monitor, stats,
+             backend::local_memory(std::max<std::size_t>(8, items * lines * line_bytes)));
     std::vector<std::uint32_t> st(12);
     std::uint32_t total = 0;
     q.read(st.data(), stats, 0, st.size() * 4);
@@ -243,7 +246,7 @@ class Sl1DecideTest : public DeviceTest {
     if (total != steps) d.b_error = "read sum " + std::to_string(total);
     for (std::size_t i = 0; i < b_bytes && d.b_error.empty(); ++i) {
       std::uint8_t want = 0xEE;
-      if (i % stride_b == 0 && i / stride_b < steps)
+      if (i % stride_b < items && i / stride_b < steps)
         want = static_cast<std::uint8_t>(i / stride_b + repeat - 1);
       if (b_host[i] != want)
         d.b_error = "b[" + std::to_string(i) + "] = " + std::to_string(b_host[i]) + ", want " +
@@ -285,7 +288,8 @@ TEST_P(Sl1DecideTest, OnlyAboveHalfTheAccessesHit) {
 }
 
 // Dirty bitmaps: writes every 2nd or 3rd byte leave the bytes between as
-// they were, for every line size.
+// they were, for every line size; two work-items writing alternate bytes of
+// the same lines, each in its own copy, keep each other's bytes.
 TEST_P(Sl1DecideTest, WriteBackOnlyDirtyBytes) {
   for (std::uint32_t line : {8u, 16u, 24u}) {
     for (std::uint32_t stride : {1u, 2u, 3u}) {
@@ -293,6 +297,9 @@ TEST_P(Sl1DecideTest, WriteBackOnlyDirtyBytes) {
       EXPECT_TRUE(d.cached_b) << line << " " << stride;
       EXPECT_EQ(d.b_error, "") << line << " " << stride;
     }
+    const Decision shared = decide(1, 2, 1, 2, line, 2);
+    EXPECT_TRUE(shared.cached_b) << line;
+    EXPECT_EQ(shared.b_error, "") << line;
   }
 }
 
