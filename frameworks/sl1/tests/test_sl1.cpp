@@ -277,7 +277,8 @@ TEST_P(Sl1DecideTest, ReadOnlyPreferredUnlessReadWriteHasTwiceTheHits) {
 }
 
 TEST_P(Sl1DecideTest, OnlyAboveHalfTheAccessesHit) {
-  // Stride 8 in 16-byte lines: exactly half hit, not cached; stride 16: none.
+  // Stride 8 in 16-byte lines: at most half hit (the first access misses), not cached;
+  // stride 16: none.
   Decision d = decide(8, 16, 1, 2);
   EXPECT_FALSE(d.cached_a);
   EXPECT_FALSE(d.cached_b);
