@@ -6,7 +6,10 @@
 #include <cstring>
 
 #include "frameworks/workloads/grep/grep_pattern.h"
+#include "frameworks/workloads/kmeans_particles/cluster_ids_output.h"
+#include "frameworks/workloads/kmeans_particles/particles_format.h"
 #include "frameworks/workloads/outputs.h"
+#include "harness/core/cuts.h"
 #include "harness/core/errors.h"
 
 namespace harness::sl1 {
@@ -16,10 +19,22 @@ using backend::local_memory;
 using workloads::Output;
 
 constexpr std::uint32_t kGrepMaxAtoms = 32;  // SL1_GREP_MAX_ATOMS
+constexpr std::size_t kPad = 48;             // a whole line of every size (8, 16, 24)
+
+// A device copy of `bytes`, padded with zeros to whole lines.
+backend::Buffer padded_copy(backend::Device& device, const void* data, std::size_t bytes) {
+  const std::size_t padded = (bytes + kPad) / kPad * kPad;
+  backend::Buffer b = device.allocate(padded);
+  device.queue().fill_zero(b, 0, padded);
+  if (bytes) device.queue().write(b, 0, data, bytes);
+  device.queue().finish();
+  return b;
+}
 
 // Upper: the text rewritten in place, read back whole.
 class UpperKernel final : public AppKernel {
  public:
+  std::string source() const override { return "frameworks/sl1/apps/upper.clh"; }
   std::vector<std::string> structures() const override { return {"text"}; }
   std::string kernel_name(bool staged) const override {
     return staged ? "sl1_upper_staged" : "sl1_upper";
@@ -49,6 +64,7 @@ class UpperKernel final : public AppKernel {
 // wc: each work-item's newlines and word starts, summed on the host.
 class WcKernel final : public AppKernel {
  public:
+  std::string source() const override { return "frameworks/sl1/apps/wc.clh"; }
   std::vector<std::string> structures() const override { return {"text"}; }
   std::string kernel_name(bool staged) const override {
     return staged ? "sl1_wc_staged" : "sl1_wc";
@@ -88,6 +104,7 @@ class WcKernel final : public AppKernel {
 // Grep: the matching lines' offsets, one slot per line of the input at most.
 class GrepKernel final : public AppKernel {
  public:
+  std::string source() const override { return "frameworks/sl1/apps/grep.clh"; }
   std::vector<std::string> structures() const override { return {"text", "pattern"}; }
   std::string staging_problem() const override {
     return "grep has no staged kernel: its lines straddle the fixed tiles a work-group stages, "
@@ -109,10 +126,7 @@ class GrepKernel final : public AppKernel {
       encoded[2 * a + 1] =
           static_cast<std::uint8_t>((p.atoms[a].any ? 1 : 0) | (p.atoms[a].star ? 2 : 0));
     }
-    // Padded to a whole S-L1 line of the largest size.
-    encoded.resize((encoded.size() + 47) / 48 * 48, 0);
-    pattern_ = device.allocate(encoded.size());
-    device.queue().write(pattern_, 0, encoded.data(), encoded.size());
+    pattern_ = padded_copy(device, encoded.data(), encoded.size());
     std::uint64_t lines = static_cast<std::uint64_t>(std::count(input, input + size, '\n'));
     if (size && input[size - 1] != '\n') ++lines;
     offsets_ = device.allocate(std::max<std::uint64_t>(lines, 1) * sizeof(std::uint64_t));
@@ -141,17 +155,79 @@ class GrepKernel final : public AppKernel {
   std::uint64_t copied_ = 0;
 };
 
+// kmeans-particles: the ids written into the records on the device, read
+// back with the records.
+class KmeansKernel final : public AppKernel {
+ public:
+  std::string source() const override { return "frameworks/sl1/apps/kmeans_particles.clh"; }
+  std::vector<std::string> structures() const override { return {"particles", "centroids"}; }
+  std::string staging_problem() const override {
+    return "kmeans-particles has no staged kernel: the staged kernels scan a text byte by byte, "
+           "kmeans reads 4 of the 8 words of each record";
+  }
+  std::string kernel_name(bool) const override { return "sl1_kmeans_particles"; }
+  // Whole records, as evenly as they go.
+  std::vector<std::uint64_t> cuts(const std::uint8_t*, std::size_t size,
+                                  unsigned parts) const override {
+    const std::vector<std::size_t> records = even_cuts(size / kRecord, parts);
+    std::vector<std::uint64_t> bytes;
+    for (std::size_t r : records) bytes.push_back(std::uint64_t{r} * kRecord);
+    return bytes;
+  }
+  void prepare(backend::Device& device, const Params& params, const std::uint8_t* input,
+               std::size_t size, std::uint64_t) override {
+    namespace km = workloads::kmeans_particles;
+    k_ = param_u32(params, "k");
+    std::vector<double> flat;
+    for (const km::Point& c : km::first_k_centroids(input, size, k_))
+      flat.insert(flat.end(), c.begin(), c.end());
+    centroids_ = padded_copy(device, flat.data(), flat.size() * sizeof(double));
+    records_.resize(size);
+  }
+  void launch(backend::Queue& q, const backend::Kernel& k, const Launch& l) override {
+    q.launch(k, l.shape, *l.text, *l.cuts, centroids_, k_, l.lines, l.monitor, *l.stats,
+             local_memory(l.local_bytes));
+  }
+  std::unique_ptr<Output> read_output(backend::Queue& q, const Launch& l) override {
+    namespace km = workloads::kmeans_particles;
+    if (l.size) q.read(records_.data(), *l.text, 0, l.size);
+    const std::size_t n = l.size / kRecord;
+    auto out = std::make_unique<km::ClusterIdsOutput>(n, k_);
+    for (std::size_t i = 0; i < n; ++i) {
+      std::int64_t id = 0;
+      std::memcpy(&id, records_.data() + i * kRecord + km::kClusterIdOffset, sizeof(id));
+      out->ids()[i] = static_cast<std::uint32_t>(id);
+    }
+    return out;
+  }
+  std::uint64_t copied_out() const override { return records_.size(); }
+
+ private:
+  static constexpr std::size_t kRecord = workloads::kmeans_particles::kRecordBytes;
+  std::uint32_t k_ = 0;
+  backend::Buffer centroids_;
+  std::vector<std::uint8_t> records_;
+};
+
 }  // namespace
+
+std::vector<std::uint64_t> AppKernel::cuts(const std::uint8_t* input, std::size_t size,
+                                           unsigned parts) const {
+  const std::vector<std::size_t> c = line_cuts(input, size, parts);
+  return {c.begin(), c.end()};
+}
 
 std::unique_ptr<AppKernel> make_app_kernel(const std::string& app) {
   if (app == "upper") return std::make_unique<UpperKernel>();
   if (app == "wc") return std::make_unique<WcKernel>();
   if (app == "grep") return std::make_unique<GrepKernel>();
-  throw UsageError("sl1 runs upper, wc and grep, not " + app);
+  if (app == workloads::kmeans_particles::kApp) return std::make_unique<KmeansKernel>();
+  throw UsageError("sl1 runs upper, wc, grep and kmeans-particles, not " + app);
 }
 
 const std::vector<std::string>& app_names() {
-  static const std::vector<std::string> names = {"upper", "wc", "grep"};
+  static const std::vector<std::string> names = {"upper", "wc", "grep",
+                                                 workloads::kmeans_particles::kApp};
   return names;
 }
 

@@ -33,8 +33,14 @@ struct Launch {
 class AppKernel {
  public:
   virtual ~AppKernel() = default;
+  // The kernel source (apps/<app>.clh).
+  virtual std::string source() const = 0;
   // The cacheable structures, in the order of their ids in the app's .clh.
   virtual std::vector<std::string> structures() const = 0;
+  // parts + 1 byte offsets, each work-item's slice: whole lines (line_cuts)
+  // unless the app's records say otherwise.
+  virtual std::vector<std::uint64_t> cuts(const std::uint8_t* input, std::size_t size,
+                                          unsigned parts) const;
   // Empty when the app has a staged kernel, else why not.
   virtual std::string staging_problem() const { return {}; }
   virtual std::string kernel_name(bool staged) const = 0;

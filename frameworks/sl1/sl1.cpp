@@ -11,7 +11,6 @@
 #include "frameworks/sl1/app_kernels.h"
 #include "frameworks/sl1/cache_plan.h"
 #include "frameworks/workloads/workload_point.h"
-#include "harness/core/cuts.h"
 #include "harness/core/errors.h"
 #include "harness/core/registry.h"
 #include "harness/core/stopwatch.h"
@@ -56,8 +55,9 @@ struct VariantDef {
 
 bool software_cached(Mode m) { return m == Mode::sl1 || m == Mode::register_line; }
 
-// Every variant on every app: the text scanned by work-items that each own a
-// contiguous slice of whole lines (line_cuts), or staged in tiles.
+// Every variant on every app: the input scanned by work-items that each own a
+// contiguous slice (whole lines or records: AppKernel::cuts), or staged in
+// tiles.
 class Sl1Point final : public workloads::WorkloadPoint {
  public:
   Sl1Point(const PointContext& ctx, const VariantDef& def)
@@ -105,9 +105,8 @@ class Sl1Point final : public workloads::WorkloadPoint {
         throw SkipPoint(fmt::format("a tile of {} B is more than the {} B of local memory of {}",
                                     launch_.local_bytes, info.local_memory_bytes, info.name));
     } else {
-      const std::vector<std::size_t> cuts =
-          line_cuts(ctx_.input, ctx_.input_size, static_cast<unsigned>(threads_));
-      const std::vector<std::uint64_t> cuts64(cuts.begin(), cuts.end());
+      const std::vector<std::uint64_t> cuts64 =
+          app_->cuts(ctx_.input, ctx_.input_size, static_cast<unsigned>(threads_));
       cuts_ = device_->allocate(cuts64.size() * sizeof(std::uint64_t));
       device_->queue().write(cuts_, 0, cuts64.data(), cuts64.size() * sizeof(std::uint64_t));
       launch_.cuts = &cuts_;
@@ -123,8 +122,8 @@ class Sl1Point final : public workloads::WorkloadPoint {
       launch_.stats = &stats_;
     }
     app_->prepare(*device_, p, ctx_.input, ctx_.input_size, threads_);
-    backend::ProgramSource src = program_source(program_name(ctx_.app, def_.mode, line_bytes_),
-                                                {"frameworks/sl1/apps/" + ctx_.app + ".clh"});
+    backend::ProgramSource src =
+        program_source(program_name(ctx_.app, def_.mode, line_bytes_), {app_->source()});
     src.opencl_options = program_defines(def_.mode, line_bytes_);
     program_ = device_->build(src);
     kernel_ = program_->kernel(app_->kernel_name(launch_.staged));

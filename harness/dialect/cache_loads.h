@@ -3,6 +3,7 @@
  *
  *   LOAD_U8_L1(p)      a byte, cached in L1 and L2     (CUDA: ld.global.ca)
  *   LOAD_U8_NO_L1(p)   a byte, cached in L2 only       (CUDA: ld.global.cg)
+ *   LOAD_U64_L1(p)     8 aligned bytes, in L1 and L2   (CUDA: ld.global.ca)
  *   LOAD_U64_NO_L1(p)  8 aligned bytes, in L2 only     (CUDA: ld.global.cg)
  *
  * CUDA issues the PTX cache operators; OpenCL C cannot choose a cache level,
@@ -29,6 +30,12 @@ DEVICE_FN u32 harness_load_u8_cg(const uchar* p) {
   return v;
 }
 
+DEVICE_FN u64 harness_load_u64_ca(const u64* p) {
+  u64 v;
+  asm("ld.global.ca.u64 %0, [%1];" : "=l"(v) : "l"(p));
+  return v;
+}
+
 DEVICE_FN u64 harness_load_u64_cg(const u64* p) {
   u64 v;
   asm("ld.global.cg.u64 %0, [%1];" : "=l"(v) : "l"(p));
@@ -37,12 +44,14 @@ DEVICE_FN u64 harness_load_u64_cg(const u64* p) {
 
 #define LOAD_U8_L1(p) harness_load_u8_ca((const uchar*)(p))
 #define LOAD_U8_NO_L1(p) harness_load_u8_cg((const uchar*)(p))
+#define LOAD_U64_L1(p) harness_load_u64_ca((const u64*)(p))
 #define LOAD_U64_NO_L1(p) harness_load_u64_cg((const u64*)(p))
 
 #else
 #define HARNESS_CACHE_LOADS_EXPLICIT 0
 #define LOAD_U8_L1(p) ((u32)(*(p)))
 #define LOAD_U8_NO_L1(p) ((u32)(*(p)))
+#define LOAD_U64_L1(p) (*(p))
 #define LOAD_U64_NO_L1(p) (*(p))
 #endif
 
