@@ -35,6 +35,7 @@ backend::Buffer padded_copy(backend::Device& device, const void* data, std::size
 class UpperKernel final : public AppKernel {
  public:
   std::string source() const override { return "frameworks/sl1/apps/upper.clh"; }
+  std::uint64_t written_bytes(std::uint64_t size) const override { return size; }  // at most
   std::vector<std::string> structures() const override { return {"text"}; }
   std::string kernel_name(bool staged) const override {
     return staged ? "sl1_upper_staged" : "sl1_upper";
@@ -160,6 +161,7 @@ class GrepKernel final : public AppKernel {
 class KmeansKernel final : public AppKernel {
  public:
   std::string source() const override { return "frameworks/sl1/apps/kmeans_particles.clh"; }
+  std::uint64_t written_bytes(std::uint64_t size) const override { return size / kRecord * 8; }
   std::vector<std::string> structures() const override { return {"particles", "centroids"}; }
   std::string staging_problem() const override {
     return "kmeans-particles has no staged kernel: the staged kernels scan a text byte by byte, "

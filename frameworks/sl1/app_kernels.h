@@ -52,6 +52,8 @@ class AppKernel {
   // Timed: the answer copied back.
   virtual std::unique_ptr<workloads::Output> read_output(backend::Queue& q, const Launch& l) = 0;
   virtual std::uint64_t copied_out() const = 0;
+  // Bytes of the input the kernel writes (for the point's work).
+  virtual std::uint64_t written_bytes(std::uint64_t /*size*/) const { return 0; }
 };
 
 std::unique_ptr<AppKernel> make_app_kernel(const std::string& app);

@@ -170,7 +170,7 @@ class Sl1Point final : public workloads::WorkloadPoint {
 
   Work work() const override {
     Work w = input_work();
-    const std::uint64_t written = workload_.modifies_input() ? ctx_.input_size : 0;
+    const std::uint64_t written = app_->written_bytes(ctx_.input_size);
     w.items("bytes", ctx_.input_size)
         .reads(level::dram, ctx_.input_size, "kernel")
         .writes(level::dram, written, "kernel")
