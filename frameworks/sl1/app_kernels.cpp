@@ -3,11 +3,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
+#include <string_view>
 
+#include "datasets/sentiment_lexicon.h"
 #include "frameworks/workloads/grep/grep_pattern.h"
 #include "frameworks/workloads/kmeans_particles/cluster_ids_output.h"
 #include "frameworks/workloads/kmeans_particles/particles_format.h"
+#include "frameworks/workloads/opinion_finder/opinion_format.h"
 #include "frameworks/workloads/outputs.h"
 #include "harness/core/cuts.h"
 #include "harness/core/errors.h"
@@ -20,6 +24,13 @@ using workloads::Output;
 
 constexpr std::uint32_t kGrepMaxAtoms = 32;  // SL1_GREP_MAX_ATOMS
 constexpr std::size_t kPad = 48;             // a whole line of every size (8, 16, 24)
+
+// parts + 1 byte offsets of whole records of `record` bytes, as evenly as they go.
+std::vector<std::uint64_t> record_cuts(std::size_t size, std::size_t record, unsigned parts) {
+  std::vector<std::uint64_t> bytes;
+  for (std::size_t r : even_cuts(size / record, parts)) bytes.push_back(std::uint64_t{r} * record);
+  return bytes;
+}
 
 // A device copy of `bytes`, padded with zeros to whole lines.
 backend::Buffer padded_copy(backend::Device& device, const void* data, std::size_t bytes) {
@@ -171,10 +182,7 @@ class KmeansKernel final : public AppKernel {
   // Whole records, as evenly as they go.
   std::vector<std::uint64_t> cuts(const std::uint8_t*, std::size_t size,
                                   unsigned parts) const override {
-    const std::vector<std::size_t> records = even_cuts(size / kRecord, parts);
-    std::vector<std::uint64_t> bytes;
-    for (std::size_t r : records) bytes.push_back(std::uint64_t{r} * kRecord);
-    return bytes;
+    return record_cuts(size, kRecord, parts);
   }
   void prepare(backend::Device& device, const Params& params, const std::uint8_t* input,
                std::size_t size, std::uint64_t) override {
@@ -211,6 +219,101 @@ class KmeansKernel final : public AppKernel {
   std::vector<std::uint8_t> records_;
 };
 
+// A word's letters, lower-cased, packed 8 to a u64 (letter i at bits 8i of
+// word i / 8): apps/opinion_finder.clh's packing.
+struct PackedWord {
+  std::uint64_t lo = 0, hi = 0;
+};
+
+PackedWord pack(std::string_view word) {
+  PackedWord p;
+  for (std::size_t i = 0; i < word.size() && i < 16; ++i) {
+    const auto c =
+        static_cast<std::uint8_t>(workloads::opinion::lower(static_cast<std::uint8_t>(word[i])));
+    (i < 8 ? p.lo : p.hi) |= std::uint64_t{c} << (8 * (i % 8));
+  }
+  return p;
+}
+
+// sl1_of_hash: the dictionary's slot of a packed word.
+std::uint64_t dictionary_slot(const PackedWord& p, std::uint32_t bits) {
+  return ((p.lo * 0x9E3779B97F4A7C15ull) ^ (p.hi * 0xC2B2AE3D27D4EB4Full)) >> (64 - bits);
+}
+
+// opinion-finder: the dictionary as an open-addressing table, the keywords
+// as a list, per-work-item counts summed on the host.
+class OpinionKernel final : public AppKernel {
+ public:
+  std::string source() const override { return "frameworks/sl1/apps/opinion_finder.clh"; }
+  std::vector<std::string> structures() const override {
+    return {"tweets", "dictionary", "keywords"};
+  }
+  std::string staging_problem() const override {
+    return "opinion-finder has no staged kernel: the staged kernels cut a text into tiles, "
+           "opinion-finder reads the first 146 bytes of each 200-byte record";
+  }
+  std::string kernel_name(bool) const override { return "sl1_opinion_finder"; }
+  std::vector<std::uint64_t> cuts(const std::uint8_t*, std::size_t size,
+                                  unsigned parts) const override {
+    return record_cuts(size, workloads::opinion::kRecordBytes, parts);
+  }
+  void prepare(backend::Device& device, const Params& params, const std::uint8_t*, std::size_t,
+               std::uint64_t threads) override {
+    namespace op = workloads::opinion;
+    std::vector<std::uint64_t> keys;
+    for (const std::string& k : op::parse_subject(param_string(params, "subject"))) {
+      const PackedWord p = pack(k);
+      keys.insert(keys.end(), {p.lo, p.hi});
+    }
+    keywords_count_ = static_cast<std::uint32_t>(keys.size() / 2);
+    keywords_ = padded_copy(device, keys.data(), keys.size() * sizeof(std::uint64_t));
+    // Slots: a power of two at least 4 times the words (3 u64 each).
+    const std::size_t words = datasets::kPositiveWords.size() + datasets::kNegativeWords.size() +
+                              datasets::kAdverbs.size();
+    const std::size_t slots = std::bit_ceil(4 * words);
+    bits_ = static_cast<std::uint32_t>(std::countr_zero(slots));
+    std::vector<std::uint64_t> table(3 * slots, 0);
+    auto insert = [&](std::string_view w, std::uint64_t cls) {
+      const PackedWord p = pack(w);
+      std::uint64_t slot = dictionary_slot(p, bits_);
+      while (table[3 * slot] != 0) slot = (slot + 1) & (slots - 1);
+      table[3 * slot] = p.lo;
+      table[3 * slot + 1] = p.hi;
+      table[3 * slot + 2] = cls;
+    };
+    for (std::string_view w : datasets::kPositiveWords) insert(w, 1);  // SL1_OF_POSITIVE
+    for (std::string_view w : datasets::kNegativeWords) insert(w, 2);  // SL1_OF_NEGATIVE
+    for (std::string_view w : datasets::kAdverbs) insert(w, 3);        // SL1_OF_ADVERB
+    dictionary_ = padded_copy(device, table.data(), table.size() * sizeof(std::uint64_t));
+    threads_ = threads;
+    counts_ = device.allocate(threads * 5 * sizeof(std::int32_t));
+    host_.resize(threads * 5);
+  }
+  void launch(backend::Queue& q, const backend::Kernel& k, const Launch& l) override {
+    q.launch(k, l.shape, *l.text, *l.cuts, dictionary_, bits_, keywords_, keywords_count_, counts_,
+             l.lines, l.monitor, *l.stats, local_memory(l.local_bytes));
+  }
+  std::unique_ptr<Output> read_output(backend::Queue& q, const Launch&) override {
+    q.read(host_.data(), counts_, 0, host_.size() * sizeof(std::int32_t));
+    workloads::opinion::Tally t;
+    for (std::uint64_t i = 0; i < threads_; ++i) {
+      t.tweets += host_[5 * i];
+      t.mentioning += host_[5 * i + 1];
+      t.positive_words += host_[5 * i + 2];
+      t.negative_words += host_[5 * i + 3];
+      t.score += host_[5 * i + 4];
+    }
+    return workloads::opinion::tally_output(t);
+  }
+  std::uint64_t copied_out() const override { return host_.size() * sizeof(std::int32_t); }
+
+ private:
+  std::uint32_t bits_ = 0, keywords_count_ = 0;
+  std::uint64_t threads_ = 0;
+  backend::Buffer dictionary_, keywords_, counts_;
+  std::vector<std::int32_t> host_;
+};
+
 }  // namespace
 
 std::vector<std::uint64_t> AppKernel::cuts(const std::uint8_t* input, std::size_t size,
@@ -224,12 +327,13 @@ std::unique_ptr<AppKernel> make_app_kernel(const std::string& app) {
   if (app == "wc") return std::make_unique<WcKernel>();
   if (app == "grep") return std::make_unique<GrepKernel>();
   if (app == workloads::kmeans_particles::kApp) return std::make_unique<KmeansKernel>();
-  throw UsageError("sl1 runs upper, wc, grep and kmeans-particles, not " + app);
+  if (app == workloads::opinion::kName) return std::make_unique<OpinionKernel>();
+  throw UsageError("sl1 runs upper, wc, grep, kmeans-particles and opinion-finder, not " + app);
 }
 
 const std::vector<std::string>& app_names() {
-  static const std::vector<std::string> names = {"upper", "wc", "grep",
-                                                 workloads::kmeans_particles::kApp};
+  static const std::vector<std::string> names = {
+      "upper", "wc", "grep", workloads::kmeans_particles::kApp, workloads::opinion::kName};
   return names;
 }
 

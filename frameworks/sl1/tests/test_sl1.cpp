@@ -74,6 +74,7 @@ const std::vector<std::string> kApps = {"upper", "wc", "grep"};
 TEST_P(Sl1Test, EveryVariantOnEveryAppValidates) {
   const std::string text = generate("text-zipf", 256 << 10);
   const std::string particles = generate("particles", 256 << 10);
+  const std::string tweets = generate("tweets", 200 * 1300);
   for (const std::string variant :
        {"no-l1", "hw-l1", "sl1", "sl1-nothing", "register-line", "staging"}) {
     for (const std::string& app : kApps) {
@@ -86,11 +87,56 @@ TEST_P(Sl1Test, EveryVariantOnEveryAppValidates) {
       EXPECT_EQ(r.validation, "");
       EXPECT_EQ(r.counters.at("threads"), 256);
     }
-    SCOPED_TRACE(variant + " kmeans-particles");
-    if (variant == "staging") {
-      EXPECT_THROW(run(variant, "kmeans-particles", particles), SkipPoint);
-    } else {
-      EXPECT_EQ(run(variant, "kmeans-particles", particles).validation, "");
+    for (const auto& [app, input] :
+         {std::pair<std::string, const std::string&>{"kmeans-particles", particles},
+          std::pair<std::string, const std::string&>{"opinion-finder", tweets}}) {
+      SCOPED_TRACE(variant + " " + app);
+      if (variant == "staging") {
+        EXPECT_THROW(run(variant, app, input), SkipPoint);
+      } else {
+        EXPECT_EQ(run(variant, app, input).validation, "");
+      }
+    }
+  }
+}
+
+// A 200-byte tweet record: the text padded to 146 bytes, the other fields'
+// bytes (not read) as spaces, '\n'.
+std::string tweet(const std::string& text) {
+  std::string r = text;
+  r.resize(146, ' ');
+  r += '|';
+  r.resize(199, ' ');
+  return r + '\n';
+}
+
+// Opinion finder's three read-only structures: the tweets scanned in order
+// hit; the dictionary (an open-addressing table probed at hashed slots) and
+// the keywords (two 16-byte entries, their first halves compared in turn)
+// miss, so only the tweets get a line though there is room for three.
+// Words of more than 16 letters, capitals and adverb chains on records of
+// its own.
+TEST_P(Sl1Test, OpinionFinder) {
+  const PointRun r = run("sl1", "opinion-finder", generate("tweets", 200 * 1300, 4));
+  EXPECT_EQ(r.validation, "");
+  EXPECT_EQ(r.counters.at("sl1_lines_per_thread"), 3);
+  EXPECT_EQ(r.counters.at("sl1_cached_tweets"), 1);
+  EXPECT_EQ(r.counters.at("sl1_cached_dictionary"), 0);
+  EXPECT_EQ(r.counters.at("sl1_cached_keywords"), 0);
+  EXPECT_GT(r.counters.at("sl1_hit_rate_tweets"), 0.9);
+  std::string own;
+  for (int i = 0; i < 40; ++i) {
+    own += tweet("I love my PHONE, very very good battery!");
+    own += tweet("phonephonephonephonex is bad");  // 21 letters: no keyword
+    own += tweet("battery so really very extremely bad #phone's");
+    own += tweet("Phone very the good");
+  }
+  for (const std::string variant : {"no-l1", "sl1", "sl1-nothing", "register-line"}) {
+    for (const std::string line : {"8", "24"}) {
+      std::map<std::string, std::string> params;
+      if (variant == "sl1" || variant == "sl1-nothing") params["monitor"] = "50";
+      if (variant == "sl1") params["line_bytes"] = line;
+      EXPECT_EQ(run(variant, "opinion-finder", own, params).validation, "") << variant << line;
     }
   }
 }
