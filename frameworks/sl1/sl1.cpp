@@ -200,7 +200,7 @@ ParamDecls common_params() {
   return {pow2_param("group_size", 256, 32, 1024, "work-items per work-group"),
           unsigned_param("groups", 0, 0, 1u << 20,
                          "work-groups (0: 4 per compute unit); each work-item scans its own "
-                         "slice of whole lines")};
+                         "slice of whole lines or records")};
 }
 
 ParamDecls params_of(Mode mode, bool caches_nothing) {
