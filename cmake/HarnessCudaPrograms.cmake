@@ -1,22 +1,29 @@
 # Portable kernels compiled by nvcc at build time.
 #
-# harness_cuda_program(NAME <name> FILES <files...>) composes the dialect files
+# harness_cuda_program(NAME <name> FILES <files...> [DEFINES <NAME=value...>])
+# composes the dialect files
 # (paths relative to the repository root, in the same order the OpenCL build
 # concatenates them) into one generated .cu, wrapped in a namespace of its own
 # so that every program may define the same function names, and registers a
-# table of its kernels (found by the `KERNEL name(` lines).
+# table of its kernels (found by the `KERNEL name(` lines). DEFINES become
+# `#define NAME value` lines before the files (what an OpenCL build passes as
+# -DNAME=value options).
 # harness_generate_cuda_lookup(<target>) adds the generated sources and
 # harness::cuda_program(name) -> const CudaKernelTable* (null when the program,
 # or CUDA, is not built) to <target>.
 
 function(harness_cuda_program)
-  cmake_parse_arguments(P "" "NAME" "FILES" ${ARGN})
+  cmake_parse_arguments(P "" "NAME" "FILES;DEFINES" ${ARGN})
   set_property(GLOBAL APPEND PROPERTY HARNESS_CUDA_PROGRAMS "${P_NAME}")
   if(NOT HARNESS_HAVE_CUDA)
     return()
   endif()
   string(MAKE_C_IDENTIFIER "${P_NAME}" id)
   set(includes "")
+  foreach(d IN LISTS P_DEFINES)
+    string(REPLACE "=" " " d "${d}")
+    string(APPEND includes "#define ${d}\n")
+  endforeach()
   set(entries "")
   foreach(f IN LISTS P_FILES)
     set(abs "${PROJECT_SOURCE_DIR}/${f}")

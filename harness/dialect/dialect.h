@@ -18,7 +18,7 @@
  *    in the parameter list, LOCAL_DYNAMIC(type, name); first in the body, and
  *    the host passes backend::local_memory(bytes) at that position. Its start
  *    is 16-byte aligned on CUDA.
- *  - math through the dialect's names (SQRT_F32, F32_BITS); code that uses double
+ *  - math through the dialect's names (SQRT_F32, F32_BITS, F64_FROM_BITS); code that uses double
  *    enables cl_khr_fp64 itself (frameworks/mapreduce/apps/kmeans/kmeans_types.clh).
  */
 #ifndef HARNESS_DIALECT_H
@@ -66,6 +66,8 @@ typedef long i64;
 #define POPCOUNT_U32(x) popcount((u32)(x))
 #define SQRT_F32(x) sqrt((float)(x))
 #define F32_BITS(x) as_uint((float)(x))
+/* The double whose bits are x (code that uses double enables cl_khr_fp64). */
+#define F64_FROM_BITS(x) as_double((ulong)(x))
 /* A read-only float image (backend::Image2D) as a kernel parameter, and its
  * texel (x, y): through the texture path, nearest texel, clamped, read at the
  * texel's centre with a program-scope sampler (NVIDIA's OpenCL returned the
@@ -122,6 +124,7 @@ typedef long long i64;
 #define POPCOUNT_U32(x) ((u32)__popc((u32)(x)))
 #define SQRT_F32(x) sqrtf((float)(x))
 #define F32_BITS(x) __float_as_uint((float)(x))
+#define F64_FROM_BITS(x) __longlong_as_double((long long)(x))
 /* Images: a texture object, read at the texel's centre (unnormalized
  * coordinates, point filtering; see the CUDA backend's allocate_image_f32). */
 #define IMAGE2D_F32 cudaTextureObject_t
@@ -145,6 +148,7 @@ typedef std::int64_t i64;
 #define CONSTANT_PTR const
 #define SQRT_F32(x) std::sqrt((float)(x))
 #define F32_BITS(x) std::bit_cast<u32>((float)(x))
+#define F64_FROM_BITS(x) std::bit_cast<double>((u64)(x))
 #define POPCOUNT_U32(x) ((u32)std::popcount((u32)(x)))
 /* KERNEL, LOCAL_ARRAY, LOCAL_DYNAMIC, ids and barriers have no host meaning: host code calls
  * user functions directly and never compiles a KERNEL. */

@@ -14,6 +14,7 @@
 #include "frameworks/mapreduce/streammr/streammr_runtime.h"
 #include "frameworks/mapreduce/thrust/thrust_runtime.h"
 #include "frameworks/reduction/reduction.h"
+#include "frameworks/sl1/sl1.h"
 #include "frameworks/streamgraph/family.h"
 #include "frameworks/tables/tables.h"
 #include "frameworks/workloads/cpu_mt/cpu_mt.h"
@@ -64,6 +65,7 @@ void register_all() {
   workloads::register_cpu_mt();
   bigkernel::register_family();
   hashtable::register_family();
+  sl1::register_family();
   workloads::register_workload_tables();
   memory::register_family();
   atomics::register_family();

@@ -1,25 +1,14 @@
 /* CUDA only: the byte scan of scan.cl with one byte load per byte, through
- * PTX cache operators: ld.global.ca (cache in L1 and L2: memory_scan_ca) or
- * ld.global.cg (cache in L2 only, bypassing L1: memory_scan_cg). Sixteen
- * independent loads are issued before their bytes are hashed. Built by nvcc
- * only (cmake/HarnessCudaPrograms.cmake, program micro/memory-cuda); the
- * variants that use it declare backends = {cuda}. */
+ * PTX cache operators (harness/dialect/cache_loads.h): ld.global.ca (cache in
+ * L1 and L2: memory_scan_ca) or ld.global.cg (cache in L2 only, bypassing L1:
+ * memory_scan_cg). Sixteen independent loads are issued before their bytes
+ * are hashed. Built by nvcc only (cmake/HarnessCudaPrograms.cmake, program
+ * micro/memory-cuda); the variants that use it declare backends = {cuda}. */
+#include "harness/dialect/cache_loads.h"
 #include "harness/dialect/dialect.h"
 #include "micro/memory/kernels/pattern.clh"
 
 #if defined(HARNESS_DIALECT_CUDA)
-
-DEVICE_FN u32 memory_load_ca(const uchar* p) {
-  u32 v;
-  asm("ld.global.ca.u8 %0, [%1];" : "=r"(v) : "l"(p));
-  return v;
-}
-
-DEVICE_FN u32 memory_load_cg(const uchar* p) {
-  u32 v;
-  asm("ld.global.cg.u8 %0, [%1];" : "=r"(v) : "l"(p));
-  return v;
-}
 
 #define MEMORY_SCAN_BYTES(LOAD)                                          \
   u32 total = 0u;                                                        \
@@ -36,11 +25,11 @@ DEVICE_FN u32 memory_load_cg(const uchar* p) {
   out[GLOBAL_ID] = total
 
 KERNEL memory_scan_ca(GLOBAL const uchar* data, u32 chunk, u32 chunks, GLOBAL u32* out) {
-  MEMORY_SCAN_BYTES(memory_load_ca);
+  MEMORY_SCAN_BYTES(LOAD_U8_L1);
 }
 
 KERNEL memory_scan_cg(GLOBAL const uchar* data, u32 chunk, u32 chunks, GLOBAL u32* out) {
-  MEMORY_SCAN_BYTES(memory_load_cg);
+  MEMORY_SCAN_BYTES(LOAD_U8_NO_L1);
 }
 
 #endif

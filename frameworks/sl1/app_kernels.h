@@ -1,0 +1,62 @@
+// The host side of S-L1's apps (apps/*.clh): each app's buffers beside the
+// text, its kernel's arguments and its answer read back as the workload's
+// Output. The text, the cuts, the launch shape and the S-L1 arguments are
+// the point's (sl1.cpp).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frameworks/workloads/workload.h"
+#include "harness/backend/backend.h"
+#include "harness/core/params.h"
+
+namespace harness::sl1 {
+
+// What every kernel takes beside the app's own buffers.
+struct Launch {
+  backend::LaunchShape shape;
+  backend::Buffer* text = nullptr;
+  std::uint64_t size = 0;  // bytes of text (the buffer is padded past them)
+  // The sliced kernels (every mode but staging).
+  backend::Buffer* cuts = nullptr;
+  std::uint32_t lines = 0, monitor = 0;
+  backend::Buffer* stats = nullptr;
+  std::size_t local_bytes = 8;
+  // The staged kernels.
+  std::uint32_t part = 0;
+  bool staged = false;
+};
+
+class AppKernel {
+ public:
+  virtual ~AppKernel() = default;
+  // The kernel source (apps/<app>.clh).
+  virtual std::string source() const = 0;
+  // The cacheable structures, in the order of their ids in the app's .clh.
+  virtual std::vector<std::string> structures() const = 0;
+  // parts + 1 byte offsets, each work-item's slice: whole lines (line_cuts)
+  // unless the app's records say otherwise.
+  virtual std::vector<std::uint64_t> cuts(const std::uint8_t* input, std::size_t size,
+                                          unsigned parts) const;
+  // Empty when the app has a staged kernel, else why not.
+  virtual std::string staging_problem() const { return {}; }
+  virtual std::string kernel_name(bool staged) const = 0;
+  // Untimed: the app's own buffers for an input scanned by `threads`.
+  virtual void prepare(backend::Device& device, const Params& params, const std::uint8_t* input,
+                       std::size_t size, std::uint64_t threads) = 0;
+  // Timed: resets what a run consumes, then launches.
+  virtual void launch(backend::Queue& q, const backend::Kernel& kernel, const Launch& l) = 0;
+  // Timed: the answer copied back.
+  virtual std::unique_ptr<workloads::Output> read_output(backend::Queue& q, const Launch& l) = 0;
+  virtual std::uint64_t copied_out() const = 0;
+  // Bytes of the input the kernel writes (for the point's work).
+  virtual std::uint64_t written_bytes(std::uint64_t /*size*/) const { return 0; }
+};
+
+std::unique_ptr<AppKernel> make_app_kernel(const std::string& app);
+const std::vector<std::string>& app_names();
+
+}  // namespace harness::sl1

@@ -1,0 +1,424 @@
+// S-L1 on every kernel backend with a device (PoCL in CI): every variant on
+// every app against the workloads' references; K-means' decisions; line sizes 8/16/24; inputs
+// that end mid-line; no room for a line; the monitoring decision and the
+// dirty write-back on a kernel of their own; the sizing and counters on
+// their own.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <functional>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "datasets/dataset.h"
+#include "frameworks/sl1/cache_plan.h"
+#include "harness/backend/tests/device_fixture.h"
+#include "harness/core/errors.h"
+#include "harness/core/registry.h"
+#include "harness/suite/register_all.h"
+
+namespace harness::testing {
+namespace {
+
+std::string generate(const std::string& generator, std::uint64_t size, std::uint64_t seed = 42) {
+  std::ostringstream out;
+  datasets::find_generator(generator).generate(size, seed, out);
+  return std::move(out).str();
+}
+
+struct PointRun {
+  std::string validation;  // "" when it matched the reference
+  std::map<std::string, double> counters;
+};
+
+// 4 work-groups of 64: 256 work-items, each with about input / 256 bytes.
+const std::map<std::string, std::string> kSmallLaunch = {{"groups", "4"}, {"group_size", "64"}};
+
+class Sl1Test : public DeviceTest {
+ protected:
+  PointRun run(const std::string& variant, const std::string& app, const std::string& input,
+               std::map<std::string, std::string> params = {}, int repetitions = 2) {
+    register_all();
+    const VariantInfo& v = Registry::instance().find_variant("sl1", variant);
+    const AppInfo& a = Registry::instance().find_app(app);
+    PointContext ctx;
+    ctx.device = device_.get();
+    ctx.devices = {device_.get()};
+    ctx.app = app;
+    ctx.input = reinterpret_cast<const std::uint8_t*>(input.data());
+    ctx.input_size = input.size();
+    // The references are cached per input: key them on the bytes, since the
+    // tests' inputs of one size may come back at one address.
+    ctx.input_checksum = "std::hash:" + std::to_string(std::hash<std::string>{}(input));
+    ctx.params = point_defaults(v, a);
+    for (const auto& [k, value] : kSmallLaunch) ctx.params[k] = value;
+    for (const auto& [k, value] : params) ctx.params[k] = value;
+    ctx.validation = a.validation;
+    auto point = v.make(ctx);
+    point->prepare();
+    PointRun r;
+    for (int i = 0; i < repetitions; ++i) {  // upper's second run starts from the input again
+      point->before_repetition();
+      r.counters = point->run_once().counters;
+      r.validation = point->validate_last();
+      if (!r.validation.empty()) break;
+    }
+    return r;
+  }
+};
+
+const std::vector<std::string> kApps = {"upper", "wc", "grep"};
+
+TEST_P(Sl1Test, EveryVariantOnEveryAppValidates) {
+  const std::string text = generate("text-zipf", 256 << 10);
+  const std::string particles = generate("particles", 256 << 10);
+  const std::string tweets = generate("tweets", 200 * 1300);
+  for (const std::string variant :
+       {"no-l1", "hw-l1", "sl1", "sl1-nothing", "register-line", "staging"}) {
+    for (const std::string& app : kApps) {
+      SCOPED_TRACE(variant + " " + app);
+      if (variant == "staging" && app == "grep") {
+        EXPECT_THROW(run(variant, app, text), SkipPoint);
+        continue;
+      }
+      const PointRun r = run(variant, app, text);
+      EXPECT_EQ(r.validation, "");
+      EXPECT_EQ(r.counters.at("threads"), 256);
+    }
+    for (const auto& [app, input] :
+         {std::pair<std::string, const std::string&>{"kmeans-particles", particles},
+          std::pair<std::string, const std::string&>{"opinion-finder", tweets}}) {
+      SCOPED_TRACE(variant + " " + app);
+      if (variant == "staging") {
+        EXPECT_THROW(run(variant, app, input), SkipPoint);
+      } else {
+        EXPECT_EQ(run(variant, app, input).validation, "");
+      }
+    }
+  }
+}
+
+// A 200-byte tweet record: the text padded to 146 bytes, the other fields'
+// bytes (not read) as spaces, '\n'.
+std::string tweet(const std::string& text) {
+  std::string r = text;
+  r.resize(146, ' ');
+  r += '|';
+  r.resize(199, ' ');
+  return r + '\n';
+}
+
+// Opinion finder's three read-only structures: the tweets scanned in order
+// hit; the dictionary (an open-addressing table probed at hashed slots) and
+// the keywords (two 16-byte entries, their first halves compared in turn)
+// miss, so only the tweets get a line though there is room for three.
+// Words of more than 16 letters, capitals and adverb chains on records of
+// its own.
+TEST_P(Sl1Test, OpinionFinder) {
+  const PointRun r = run("sl1", "opinion-finder", generate("tweets", 200 * 1300, 4));
+  EXPECT_EQ(r.validation, "");
+  EXPECT_EQ(r.counters.at("sl1_lines_per_thread"), 3);
+  EXPECT_EQ(r.counters.at("sl1_cached_tweets"), 1);
+  EXPECT_EQ(r.counters.at("sl1_cached_dictionary"), 0);
+  EXPECT_EQ(r.counters.at("sl1_cached_keywords"), 0);
+  EXPECT_GT(r.counters.at("sl1_hit_rate_tweets"), 0.9);
+  std::string own;
+  for (int i = 0; i < 40; ++i) {
+    own += tweet("I love my PHONE, very very good battery!");
+    own += tweet("phonephonephonephonex is bad");  // 21 letters: no keyword
+    own += tweet("battery so really very extremely bad #phone's");
+    own += tweet("Phone very the good");
+  }
+  for (const std::string variant : {"no-l1", "sl1", "sl1-nothing", "register-line"}) {
+    for (const std::string line : {"8", "24"}) {
+      std::map<std::string, std::string> params;
+      if (variant == "sl1" || variant == "sl1-nothing") params["monitor"] = "50";
+      if (variant == "sl1") params["line_bytes"] = line;
+      EXPECT_EQ(run(variant, "opinion-finder", own, params).validation, "") << variant << line;
+    }
+  }
+}
+
+// K-means reads 4 doubles of a record (2 of its 16-byte lines, half of them
+// hits) and writes its id in a third line; a centroid is 2 lines read the
+// same way: no structure hits on more than half its accesses, so S-L1 caches
+// nothing (the thesis' Kmeans also ends at 0 hits, for want of room). With
+// 24-byte lines the centroids hit more often and are cached, and the
+// particles, read-write, in the threads where they qualify: the ids written
+// into cached lines are written back.
+TEST_P(Sl1Test, KmeansDecisionsFollowTheLine) {
+  const std::string particles = generate("particles", 64 * 4001, 5);
+  const PointRun r16 = run("sl1", "kmeans-particles", particles);
+  EXPECT_EQ(r16.validation, "");
+  EXPECT_LE(r16.counters.at("sl1_monitor_hit_rate_particles"), 0.5);
+  EXPECT_LE(r16.counters.at("sl1_monitor_hit_rate_centroids"), 0.5);
+  EXPECT_EQ(r16.counters.at("sl1_cached_particles"), 0);
+  EXPECT_EQ(r16.counters.at("sl1_cached_centroids"), 0);
+  EXPECT_EQ(r16.counters.at("sl1_hit_rate"), 0);
+  const PointRun r24 = run("sl1", "kmeans-particles", particles, {{"line_bytes", "24"}}, 3);
+  EXPECT_EQ(r24.validation, "");
+  EXPECT_EQ(r24.counters.at("sl1_cached_centroids"), 1);
+  EXPECT_GT(r24.counters.at("sl1_cached_particles"), 0);
+  EXPECT_GT(r24.counters.at("sl1_hit_rate"), 0.5);
+}
+
+// The sequential scan of wc misses once a line: a hit rate near 1 - 1/L.
+TEST_P(Sl1Test, LineSizes) {
+  const std::string text = generate("text-zipf", 256 << 10, 3);
+  for (const std::string line : {"8", "16", "24"}) {
+    for (const std::string& app : kApps) {
+      SCOPED_TRACE(line + " " + app);
+      const PointRun r = run("sl1", app, text, {{"line_bytes", line}});
+      EXPECT_EQ(r.validation, "");
+      EXPECT_EQ(r.counters.at("sl1_line_bytes"), std::stod(line));
+      EXPECT_EQ(r.counters.at("sl1_cached_text"), 1);
+      if (app == "wc") {
+        const double expected = 1.0 - 1.0 / std::stod(line);
+        EXPECT_NEAR(r.counters.at("sl1_hit_rate_text"), expected, 0.01);
+        EXPECT_NEAR(r.counters.at("sl1_monitor_hit_rate_text"), expected, 0.02);
+      }
+    }
+  }
+}
+
+// Lengths that are no multiple of any line, the last line without '\n', a
+// tiny input and an empty one.
+TEST_P(Sl1Test, InputsThatEndMidLine) {
+  std::string text = generate("text-zipf", 100003, 5);
+  text.back() = 'x';
+  for (const std::string& input : {text, std::string("ab cd\nefg"), std::string()}) {
+    for (const std::string line : {"8", "16", "24"}) {
+      for (const std::string& app : kApps) {
+        SCOPED_TRACE(std::to_string(input.size()) + " " + line + " " + app);
+        EXPECT_EQ(run("sl1", app, input, {{"line_bytes", line}, {"monitor", "20"}}).validation, "");
+      }
+    }
+    for (const std::string variant : {"register-line", "staging", "no-l1"}) {
+      SCOPED_TRACE(std::to_string(input.size()) + " " + variant);
+      EXPECT_EQ(run(variant, "upper", input).validation, "");
+      EXPECT_EQ(run(variant, "wc", input).validation, "");
+    }
+  }
+}
+
+// The app keeps all local memory: S-L1 has no line to give (the thesis'
+// Kmeans) and caches nothing; the monitoring still ran. sl1-nothing is the
+// same on purpose.
+TEST_P(Sl1Test, NoRoomCachesNothing) {
+  const std::string text = generate("text-zipf", 128 << 10, 9);
+  const std::string all = std::to_string(device_->info().local_memory_bytes);
+  for (const std::string& app : kApps) {
+    SCOPED_TRACE(app);
+    for (const PointRun& r :
+         {run("sl1", app, text, {{"app_local", all}}), run("sl1-nothing", app, text)}) {
+      EXPECT_EQ(r.validation, "");
+      EXPECT_EQ(r.counters.at("sl1_lines_per_thread"), 0);
+      EXPECT_EQ(r.counters.at("sl1_cached_text"), 0);
+      EXPECT_EQ(r.counters.at("sl1_line_accesses"), 0);
+      EXPECT_EQ(r.counters.at("sl1_hit_rate"), 0);
+      EXPECT_EQ(r.counters.at("sl1_decided_threads"), 256);
+      EXPECT_GT(r.counters.at("sl1_monitor_hit_rate_text"), 0.9);
+    }
+  }
+}
+
+// Upper writes its text in place through S-L1: the read-write structure is
+// cached (it is the only one) and its dirty lines, shared at slice edges with
+// the neighbours, are written back byte by byte.
+TEST_P(Sl1Test, UpperWritesBackDirtyLines) {
+  const std::string text = generate("text-zipf", 256 << 10, 11);
+  for (const std::string line : {"8", "16", "24"}) {
+    const PointRun r = run("sl1", "upper", text, {{"line_bytes", line}}, 3);
+    EXPECT_EQ(r.validation, "") << line;
+    EXPECT_EQ(r.counters.at("sl1_cached_text"), 1) << line;
+    EXPECT_GT(r.counters.at("sl1_hit_rate"), 0.8) << line;
+  }
+}
+
+// Grep has two read-only structures: with room for two lines each thread
+// caches both; with one, exactly one of them; a monitoring longer than every
+// slice decides nothing and caches nothing.
+TEST_P(Sl1Test, GrepDecisions) {
+  const std::string text = generate("text-zipf", 256 << 10, 13);
+  const PointRun two = run("sl1", "grep", text);
+  EXPECT_EQ(two.validation, "");
+  EXPECT_EQ(two.counters.at("sl1_lines_per_thread"), 2);
+  EXPECT_EQ(two.counters.at("sl1_cached_text"), 1);
+  EXPECT_EQ(two.counters.at("sl1_cached_pattern"), 1);
+  // One 16-byte line per thread: 64 work-items x 16 bytes, plus less than one more line.
+  const std::string keep = std::to_string(device_->info().local_memory_bytes - 64 * 16 - 8);
+  const PointRun one = run("sl1", "grep", text, {{"app_local", keep}});
+  EXPECT_EQ(one.validation, "");
+  EXPECT_EQ(one.counters.at("sl1_lines_per_thread"), 1);
+  EXPECT_DOUBLE_EQ(one.counters.at("sl1_cached_text") + one.counters.at("sl1_cached_pattern"), 1);
+  const PointRun never = run("sl1", "grep", text, {{"monitor", "100000000"}});
+  EXPECT_EQ(never.validation, "");
+  EXPECT_EQ(never.counters.at("sl1_decided_threads"), 0);
+  EXPECT_EQ(never.counters.at("sl1_line_accesses"), 0);
+}
+
+// The decision rule and the write-back on a kernel of their own (OpenCL:
+// built from text at run time): one work-item reads structure 0 (read-only)
+// at a stride and writes structure 1 (read-write) `repeat` times per step.
+constexpr const char* kDecideKernel = R"(
+KERNEL sl1_test(GLOBAL const uchar* a, GLOBAL uchar* b, u32 stride_a, u32 stride_b, u32 repeat,
+                u32 steps, GLOBAL u32* sum, SL1_PARAMS) {
+  SL1_BEGIN(ctx);
+  u32 acc = 0u;
+  for (u32 k = 0; k < steps; ++k) {
+    acc += SL1_READ_U8(ctx, 0u, a, (u64)k * stride_a);
+    for (u32 r = 0; r < repeat; ++r) SL1_WRITE_U8(ctx, 1u, b, (u64)k * stride_b + GLOBAL_ID, k + r);
+  }
+  BARRIER_LOCAL(); /* every work-item holds its last line of b before any flushes it */
+  SL1_FLUSH(ctx, 1u, b);
+  sum[0] = acc;
+  SL1_END(ctx);
+}
+)";
+
+struct Decision {
+  bool cached_a = false, cached_b = false;
+  std::uint32_t mon_hits_a = 0, mon_hits_b = 0;
+  std::string b_error;  // "" when b holds exactly what was written
+};
+
+class Sl1DecideTest : public DeviceTest {
+ protected:
+  void SetUp() override {
+    DeviceTest::SetUp();
+    if (!IsSkipped() && device_->info().kind != backend::Kind::opencl)
+      GTEST_SKIP() << "the test kernel is built from text: OpenCL only";
+  }
+  // `items` work-items of one group; work-item t writes byte k * stride_b + t.
+  Decision decide(std::uint32_t stride_a, std::uint32_t stride_b, std::uint32_t repeat,
+                  std::uint32_t lines, std::uint32_t line_bytes = 16, std::uint32_t items = 1) {
+    constexpr std::uint32_t steps = 300, monitor = 150;
+    backend::ProgramSource src;
+    src.name = "sl1/test-decide-" + std::to_string(line_bytes);  // the device caches by name
+    src.opencl_files = {"frameworks/sl1/kernels/sl1_cache.clh"};
+    src.opencl_text = kDecideKernel;
+    src.opencl_options = "-DSL1_MODE=3 -DSL1_STRUCTURES=2 -DSL1_WRITES_MASK=2u -DSL1_LINE_BYTES=" +
+                         std::to_string(line_bytes);
+    auto program = device_->build(src);
+    const backend::Kernel k = program->kernel("sl1_test");
+    const std::size_t a_bytes = steps * stride_a + 48, b_bytes = steps * stride_b + 48;
+    std::vector<std::uint8_t> a_host(a_bytes, 1), b_host(b_bytes, 0xEE);
+    backend::Buffer a = device_->allocate(a_bytes), b = device_->allocate(b_bytes),
+                    sum = device_->allocate(4), stats = device_->allocate(items * 2 * 6 * 4);
+    backend::Queue& q = device_->queue();
+    q.write(a, 0, a_host.data(), a_bytes);
+    q.write(b, 0, b_host.data(), b_bytes);
+    q.launch(k, backend::LaunchShape{1, items}, a, b, stride_a, stride_b, repeat, steps, sum, lines,
+             monitor, stats,
+             backend::local_memory(std::max<std::size_t>(8, items * lines * line_bytes)));
+    std::vector<std::uint32_t> st(12);
+    std::uint32_t total = 0;
+    q.read(st.data(), stats, 0, st.size() * 4);
+    q.read(b_host.data(), b, 0, b_bytes);
+    q.read(&total, sum, 0, 4);
+    Decision d;
+    d.cached_a = st[2] == 1;
+    d.cached_b = st[6 + 2] == 1;
+    d.mon_hits_a = st[1];
+    d.mon_hits_b = st[6 + 1];
+    if (total != steps) d.b_error = "read sum " + std::to_string(total);
+    for (std::size_t i = 0; i < b_bytes && d.b_error.empty(); ++i) {
+      std::uint8_t want = 0xEE;
+      if (i % stride_b < items && i / stride_b < steps)
+        want = static_cast<std::uint8_t>(i / stride_b + repeat - 1);
+      if (b_host[i] != want)
+        d.b_error = "b[" + std::to_string(i) + "] = " + std::to_string(b_host[i]) + ", want " +
+                    std::to_string(want);
+    }
+    return d;
+  }
+};
+
+TEST_P(Sl1DecideTest, ReadOnlyPreferredUnlessReadWriteHasTwiceTheHits) {
+  // Both sequential, one line: the read-only one.
+  Decision d = decide(1, 1, 1, 1);
+  EXPECT_TRUE(d.cached_a);
+  EXPECT_FALSE(d.cached_b);
+  EXPECT_EQ(d.b_error, "");
+  // The read-write one written twice a step: more than twice the hits of a
+  // read-only one at stride 4 (75% hits).
+  d = decide(4, 1, 2, 1);
+  EXPECT_GT(d.mon_hits_b, 2 * d.mon_hits_a);
+  EXPECT_FALSE(d.cached_a);
+  EXPECT_TRUE(d.cached_b);
+  EXPECT_EQ(d.b_error, "");
+  // Room for both: both.
+  d = decide(1, 1, 1, 2);
+  EXPECT_TRUE(d.cached_a);
+  EXPECT_TRUE(d.cached_b);
+  EXPECT_EQ(d.b_error, "");
+}
+
+TEST_P(Sl1DecideTest, OnlyAboveHalfTheAccessesHit) {
+  // Stride 8 in 16-byte lines: at most half hit (the first access misses), not cached;
+  // stride 16: none.
+  Decision d = decide(8, 16, 1, 2);
+  EXPECT_FALSE(d.cached_a);
+  EXPECT_FALSE(d.cached_b);
+  EXPECT_EQ(d.b_error, "");
+  d = decide(4, 4, 1, 2);
+  EXPECT_TRUE(d.cached_a);
+  EXPECT_TRUE(d.cached_b);
+}
+
+// Dirty bitmaps: writes every 2nd or 3rd byte leave the bytes between as
+// they were, for every line size; two work-items writing alternate bytes of
+// the same lines, each in its own copy, keep each other's bytes.
+TEST_P(Sl1DecideTest, WriteBackOnlyDirtyBytes) {
+  for (std::uint32_t line : {8u, 16u, 24u}) {
+    for (std::uint32_t stride : {1u, 2u, 3u}) {
+      const Decision d = decide(1, stride, 1, 2, line);
+      EXPECT_TRUE(d.cached_b) << line << " " << stride;
+      EXPECT_EQ(d.b_error, "") << line << " " << stride;
+    }
+    const Decision shared = decide(1, 2, 1, 2, line, 2);
+    EXPECT_TRUE(shared.cached_b) << line;
+    EXPECT_EQ(shared.b_error, "") << line;
+  }
+}
+
+TEST(Sl1Plan, LinesPerThread) {
+  using sl1::lines_per_thread;
+  EXPECT_EQ(lines_per_thread(48 << 10, 0, 256, 16, 3), 3u);   // 192 B a thread: capped at 3
+  EXPECT_EQ(lines_per_thread(48 << 10, 0, 1024, 16, 3), 3u);  // 48 B: 3 lines
+  EXPECT_EQ(lines_per_thread(48 << 10, 0, 1024, 24, 3), 2u);
+  EXPECT_EQ(lines_per_thread(48 << 10, 40 << 10, 1024, 16, 3), 0u);  // 8 B left: none
+  EXPECT_EQ(lines_per_thread(48 << 10, 48 << 10, 256, 16, 1), 0u);
+  EXPECT_EQ(lines_per_thread(48 << 10, 64 << 10, 256, 16, 1), 0u);
+}
+
+TEST(Sl1Plan, Counters) {
+  // Two threads, two structures: fields monitor accesses, monitor hits,
+  // cached, accesses, misses, decided.
+  const std::vector<std::uint32_t> stats = {
+      10, 9, 1, 100, 10, 1, /**/ 10, 2, 0, 0,  0,  1,  // thread 0
+      10, 8, 1, 50,  5,  1, /**/ 10, 6, 1, 20, 20, 1,  // thread 1
+  };
+  const auto c = sl1::stat_counters(stats, {"text", "table"});
+  EXPECT_DOUBLE_EQ(c.at("sl1_monitor_hit_rate_text"), 17.0 / 20);
+  EXPECT_DOUBLE_EQ(c.at("sl1_monitor_hit_rate_table"), 8.0 / 20);
+  EXPECT_DOUBLE_EQ(c.at("sl1_cached_text"), 1.0);
+  EXPECT_DOUBLE_EQ(c.at("sl1_cached_table"), 0.5);
+  EXPECT_DOUBLE_EQ(c.at("sl1_hit_rate_text"), 135.0 / 150);
+  EXPECT_DOUBLE_EQ(c.at("sl1_hit_rate_table"), 0.0);
+  EXPECT_DOUBLE_EQ(c.at("sl1_hit_rate"), 135.0 / 170);
+  EXPECT_DOUBLE_EQ(c.at("sl1_line_accesses"), 170);
+  EXPECT_DOUBLE_EQ(c.at("sl1_decided_threads"), 2);
+}
+
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Sl1Test);
+INSTANTIATE_TEST_SUITE_P(Backends, Sl1Test, ::testing::ValuesIn(kernel_backends()),
+                         backend_test_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Sl1DecideTest);
+INSTANTIATE_TEST_SUITE_P(Backends, Sl1DecideTest, ::testing::ValuesIn(kernel_backends()),
+                         backend_test_name);
+
+}  // namespace
+}  // namespace harness::testing
