@@ -70,10 +70,16 @@ void register_organization(Organization org, std::vector<std::string> apps,
                  "buckets per bucket group (each group allocates from its own page)"),
       pow2_param("page_bytes", 4096, 64, std::uint64_t{1} << 24, "bytes of a heap page"),
   };
-  if (org == Organization::basic)
+  if (org == Organization::basic) {
     v.params.push_back(unsigned_param(
         "halt_percent", 50, 1, 100,
         "halt an iteration once this percentage of the bucket groups postponed an insert"));
+    v.params.push_back(unsigned_param(
+        "halt_waves", 8, 1, 1024,
+        "launches per iteration over consecutive slices of its records; a slice that starts "
+        "after the halt is left whole (the halt does not depend on how many work-items the GPU "
+        "runs at once)"));
+  }
   v.make = [org](const PointContext& ctx) { return make_sepo_point(org, ctx); };
   Registry::instance().add_variant(std::move(v));
 }

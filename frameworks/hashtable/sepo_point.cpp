@@ -75,10 +75,12 @@ class SepoPoint final : public workloads::WorkloadPoint {
     // Multi-valued groups have a key page and a value page each.
     const std::uint32_t group_pages = org_ == Organization::multi_valued ? 2 * groups_ : groups_;
     halt_groups_ = 0;
+    waves_ = 1;
     if (org_ == Organization::basic) {
       const std::uint32_t percent = param_u32(ctx_.params, "halt_percent");
       halt_groups_ = std::max<std::uint32_t>(
           1, static_cast<std::uint32_t>((std::uint64_t{groups_} * percent + 99) / 100));
+      waves_ = std::max<std::uint32_t>(1, param_u32(ctx_.params, "halt_waves"));
     }
     const std::uint64_t bitmap_bytes = ((records_ + 31) / 32) * 4;
     const std::uint64_t index_bytes = app_.indexed() ? records_ * 8 : 0;
@@ -198,10 +200,22 @@ class SepoPoint final : public workloads::WorkloadPoint {
       q.fill_zero(stats_, 0, 16);
       q.end_span();
       q.begin_span("insert");
-      q.launch(kernel_, backend::LaunchShape::cover(records - first, kGroupSize), input_, index_,
-               first, records, processed_, stats_, heap_, gpu_head_, cpu_head_, lock_, group_page_,
-               page_counter_, free_list_, page_flags_, buckets_ - 1, group_shift_, free_pages,
-               page_bytes_, base, group_flags_, halt_groups_);
+      // Basic's halt policy checks the postponed groups as each record
+      // starts; a GPU that starts every record of one launch at once (an
+      // H200 holds ~270,000 work-items) would never halt. So basic's
+      // iteration is `halt_waves` launches over consecutive slices of
+      // [first, records): a slice that starts once half the groups
+      // postponed is left whole, whatever the GPU's size. The others take
+      // one launch.
+      const std::uint64_t wave = (std::uint64_t{records - first} + waves_ - 1) / waves_;
+      for (std::uint64_t lo = first; lo < records; lo += wave) {
+        const auto hi = static_cast<std::uint32_t>(std::min<std::uint64_t>(records, lo + wave));
+        q.launch(kernel_, backend::LaunchShape::cover(hi - lo, kGroupSize), input_, index_,
+                 static_cast<std::uint32_t>(lo), hi, processed_, stats_, heap_, gpu_head_,
+                 cpu_head_, lock_, group_page_, page_counter_, free_list_, page_flags_,
+                 buckets_ - 1, group_shift_, free_pages, page_bytes_, base, group_flags_,
+                 halt_groups_);
+      }
       if (org_ == Organization::basic)
         q.launch(fix_heads_, backend::LaunchShape::cover(buckets_, kGroupSize), gpu_head_,
                  cpu_head_, buckets_, base);
@@ -349,7 +363,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
   backend::Device* device_ = nullptr;
   std::uint64_t records_ = 0, heap_bytes_ = 0, heap_copied_ = 0, entries_ = 0;
   std::uint32_t page_bytes_ = 0, buckets_ = 0, groups_ = 0, group_shift_ = 0, pages_ = 0;
-  std::uint32_t halt_groups_ = 0;
+  std::uint32_t halt_groups_ = 0, waves_ = 1;  // basic: the halt policy's groups, launches
   backend::Buffer input_, index_, gpu_head_, cpu_head_, lock_, group_page_, group_flags_,
       page_counter_, stats_, processed_, heap_;
   std::shared_ptr<backend::Program> program_;

@@ -50,6 +50,25 @@ typedef long i64;
 
 #define BARRIER_LOCAL() barrier(CLK_LOCAL_MEM_FENCE)
 #define BARRIER_ALL() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+/* FENCE_DEVICE(): a work-item's global loads and stores before it are ordered,
+ * for every work-group of the device, before those after it (write an entry,
+ * fence, publish it with an atomic; take a lock with an atomic, fence, read
+ * what the lock guards; write, fence, release). OpenCL 1.2's
+ * mem_fence(CLK_GLOBAL_MEM_FENCE) only orders a work-item's accesses (what
+ * its work-group observes), and NVIDIA's OpenCL compiles it that weakly: a
+ * reader in another work-group saw a published entry before its bytes
+ * (frameworks/blocks/kernels/global_hash_table.clh, word count on an H200)
+ * and the SePo table lost entries there while CUDA passed. On NVIDIA's
+ * OpenCL (detected by its extensions) it is the device-scope PTX membar.gl,
+ * what CUDA's __threadfence() emits; elsewhere (PoCL, other vendors)
+ * mem_fence. Data another work-item may write during the kernel is still
+ * read through volatile pointers or atomics: a plain load may be served from
+ * a non-coherent per-SM cache. */
+#if defined(cl_nv_pragma_unroll) || defined(cl_nv_device_attribute_query)
+#define FENCE_DEVICE() __asm__ __volatile__("membar.gl;" ::: "memory")
+#else
+#define FENCE_DEVICE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
 
 #define ATOMIC_ADD_U32(ptr, v) atomic_add((ptr), (v))
 #define ATOMIC_INC_U32(ptr) atomic_inc((ptr))
@@ -114,6 +133,8 @@ typedef long long i64;
 
 #define BARRIER_LOCAL() __syncthreads()
 #define BARRIER_ALL() __syncthreads()
+/* Device scope (PTX membar.gl): see the OpenCL FENCE_DEVICE. */
+#define FENCE_DEVICE() __threadfence()
 
 #define ATOMIC_ADD_U32(ptr, v) atomicAdd((ptr), (v))
 #define ATOMIC_INC_U32(ptr) atomicAdd((ptr), 1u)
@@ -150,6 +171,8 @@ typedef std::int64_t i64;
 #define F32_BITS(x) std::bit_cast<u32>((float)(x))
 #define F64_FROM_BITS(x) std::bit_cast<double>((u64)(x))
 #define POPCOUNT_U32(x) ((u32)std::popcount((u32)(x)))
+/* Kernel-only: host code that includes a kernel file runs it on one thread. */
+#define FENCE_DEVICE()
 /* KERNEL, LOCAL_ARRAY, LOCAL_DYNAMIC, ids and barriers have no host meaning: host code calls
  * user functions directly and never compiles a KERNEL. */
 
