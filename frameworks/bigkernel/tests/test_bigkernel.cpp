@@ -18,6 +18,7 @@
 #include "frameworks/bigkernel/bigkernel.h"
 #include "frameworks/bigkernel/chunk_plan.h"
 #include "frameworks/blocks/cuda_programs.h"
+#include "frameworks/workloads/tests/family_point_testing.h"
 #include "harness/backend/tests/device_fixture.h"
 #include "harness/core/errors.h"
 #include "harness/core/registry.h"
@@ -25,17 +26,6 @@
 
 namespace harness::testing {
 namespace {
-
-std::string generate(const std::string& generator, std::uint64_t size, std::uint64_t seed = 42) {
-  std::ostringstream out;
-  datasets::find_generator(generator).generate(size, seed, out);
-  return std::move(out).str();
-}
-
-struct PointRun {
-  std::string validation;  // "" when it matched the reference
-  Measurement measurement;
-};
 
 class BigKernelTest : public DeviceTest {
  protected:
@@ -45,30 +35,7 @@ class BigKernelTest : public DeviceTest {
   }
   PointRun run(const std::string& variant, const std::string& app, const std::string& input,
                std::uint64_t budget, const Params& overrides = {}, int repetitions = 2) {
-    register_all();
-    const VariantInfo& v = Registry::instance().find_variant("bigkernel", variant);
-    const AppInfo& a = Registry::instance().find_app(app);
-    device_->set_memory_budget(budget);
-    PointContext ctx;
-
-    ctx.device = device_.get();
-    ctx.devices = {device_.get()};
-    ctx.app = app;
-    ctx.input = reinterpret_cast<const std::uint8_t*>(input.data());
-    ctx.input_size = input.size();
-    ctx.params = point_defaults(v, a);
-    for (const auto& [k, val] : overrides) ctx.params[k] = val;
-    ctx.validation = a.validation;
-    auto point = v.make(ctx);
-    point->prepare();
-    PointRun r;
-    for (int i = 0; i < repetitions; ++i) {  // the second run reuses the pool's buffers
-      point->before_repetition();
-      r.measurement = point->run_once();
-      r.validation = point->validate_last();
-      if (!r.validation.empty()) break;
-    }
-    return r;
+    return run_point(*device_, "bigkernel", variant, app, input, budget, overrides, repetitions);
   }
 };
 

@@ -15,6 +15,7 @@
 
 #include "datasets/dataset.h"
 #include "frameworks/hashtable/hashtable.h"
+#include "frameworks/workloads/tests/family_point_testing.h"
 #include "harness/backend/tests/device_fixture.h"
 #include "harness/core/errors.h"
 #include "harness/core/registry.h"
@@ -22,12 +23,6 @@
 
 namespace harness::testing {
 namespace {
-
-std::string generate(const std::string& generator, std::uint64_t size, std::uint64_t seed = 42) {
-  std::ostringstream out;
-  datasets::find_generator(generator).generate(size, seed, out);
-  return std::move(out).str();
-}
 
 // `n` netflix records; record i rates users pair(i) with ratings from i.
 template <class Pair>
@@ -60,40 +55,14 @@ std::string citations(std::uint32_t n, Pair pair) {
   return data;
 }
 
-struct PointRun {
-  std::string validation;  // "" when it matched the reference
-  Measurement measurement;
-};
-
 constexpr std::uint64_t kRoomy = 64 << 20;
 
 class HashTableTest : public DeviceTest {
  protected:
   PointRun run(const std::string& variant, const std::string& app, const std::string& input,
                std::uint64_t budget, const Params& params = {}, int repetitions = 2) {
-    register_all();
-    const VariantInfo& v = Registry::instance().find_variant("hashtable", variant);
-    const AppInfo& a = Registry::instance().find_app(app);
-    device_->set_memory_budget(budget);
-    PointContext ctx;
-    ctx.device = device_.get();
-    ctx.devices = {device_.get()};
-    ctx.app = app;
-    ctx.input = reinterpret_cast<const std::uint8_t*>(input.data());
-    ctx.input_size = input.size();
-    ctx.params = point_defaults(v, a);
-    for (const auto& [k, value] : params) ctx.params[k] = value;
-    ctx.validation = a.validation;
-    auto point = v.make(ctx);
-    point->prepare();
-    PointRun r;
-    for (int i = 0; i < repetitions; ++i) {  // the second run reuses buffers and arenas
-      point->before_repetition();
-      r.measurement = point->run_once();
-      r.validation = point->validate_last();
-      if (!r.validation.empty()) break;
-    }
-    return r;
+    // The second run reuses buffers and arenas.
+    return run_point(*device_, "hashtable", variant, app, input, budget, params, repetitions);
   }
   PointRun run(const std::string& input, std::uint64_t budget, const Params& params = {},
                int repetitions = 2) {

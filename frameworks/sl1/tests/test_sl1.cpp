@@ -14,6 +14,7 @@
 
 #include "datasets/dataset.h"
 #include "frameworks/sl1/cache_plan.h"
+#include "frameworks/workloads/tests/family_point_testing.h"
 #include "harness/backend/tests/device_fixture.h"
 #include "harness/core/errors.h"
 #include "harness/core/registry.h"
@@ -22,17 +23,6 @@
 namespace harness::testing {
 namespace {
 
-std::string generate(const std::string& generator, std::uint64_t size, std::uint64_t seed = 42) {
-  std::ostringstream out;
-  datasets::find_generator(generator).generate(size, seed, out);
-  return std::move(out).str();
-}
-
-struct PointRun {
-  std::string validation;  // "" when it matched the reference
-  std::map<std::string, double> counters;
-};
-
 // 4 work-groups of 64: 256 work-items, each with about input / 256 bytes.
 const std::map<std::string, std::string> kSmallLaunch = {{"groups", "4"}, {"group_size", "64"}};
 
@@ -40,32 +30,10 @@ class Sl1Test : public DeviceTest {
  protected:
   PointRun run(const std::string& variant, const std::string& app, const std::string& input,
                std::map<std::string, std::string> params = {}, int repetitions = 2) {
-    register_all();
-    const VariantInfo& v = Registry::instance().find_variant("sl1", variant);
-    const AppInfo& a = Registry::instance().find_app(app);
-    PointContext ctx;
-    ctx.device = device_.get();
-    ctx.devices = {device_.get()};
-    ctx.app = app;
-    ctx.input = reinterpret_cast<const std::uint8_t*>(input.data());
-    ctx.input_size = input.size();
-    // The references are cached per input: key them on the bytes, since the
-    // tests' inputs of one size may come back at one address.
-    ctx.input_checksum = "std::hash:" + std::to_string(std::hash<std::string>{}(input));
-    ctx.params = point_defaults(v, a);
-    for (const auto& [k, value] : kSmallLaunch) ctx.params[k] = value;
-    for (const auto& [k, value] : params) ctx.params[k] = value;
-    ctx.validation = a.validation;
-    auto point = v.make(ctx);
-    point->prepare();
-    PointRun r;
-    for (int i = 0; i < repetitions; ++i) {  // upper's second run starts from the input again
-      point->before_repetition();
-      r.counters = point->run_once().counters;
-      r.validation = point->validate_last();
-      if (!r.validation.empty()) break;
-    }
-    return r;
+    Params all(kSmallLaunch.begin(), kSmallLaunch.end());
+    for (const auto& [k, value] : params) all[k] = value;
+    // upper's second run starts from the input again.
+    return run_point(*device_, "sl1", variant, app, input, 0, all, repetitions);
   }
 };
 
@@ -85,7 +53,7 @@ TEST_P(Sl1Test, EveryVariantOnEveryAppValidates) {
       }
       const PointRun r = run(variant, app, text);
       EXPECT_EQ(r.validation, "");
-      EXPECT_EQ(r.counters.at("threads"), 256);
+      EXPECT_EQ(r.measurement.counters.at("threads"), 256);
     }
     for (const auto& [app, input] :
          {std::pair<std::string, const std::string&>{"kmeans-particles", particles},
@@ -119,11 +87,11 @@ std::string tweet(const std::string& text) {
 TEST_P(Sl1Test, OpinionFinder) {
   const PointRun r = run("sl1", "opinion-finder", generate("tweets", 200 * 1300, 4));
   EXPECT_EQ(r.validation, "");
-  EXPECT_EQ(r.counters.at("sl1_lines_per_thread"), 3);
-  EXPECT_EQ(r.counters.at("sl1_cached_tweets"), 1);
-  EXPECT_EQ(r.counters.at("sl1_cached_dictionary"), 0);
-  EXPECT_EQ(r.counters.at("sl1_cached_keywords"), 0);
-  EXPECT_GT(r.counters.at("sl1_hit_rate_tweets"), 0.9);
+  EXPECT_EQ(r.measurement.counters.at("sl1_lines_per_thread"), 3);
+  EXPECT_EQ(r.measurement.counters.at("sl1_cached_tweets"), 1);
+  EXPECT_EQ(r.measurement.counters.at("sl1_cached_dictionary"), 0);
+  EXPECT_EQ(r.measurement.counters.at("sl1_cached_keywords"), 0);
+  EXPECT_GT(r.measurement.counters.at("sl1_hit_rate_tweets"), 0.9);
   std::string own;
   for (int i = 0; i < 40; ++i) {
     own += tweet("I love my PHONE, very very good battery!");
@@ -152,16 +120,16 @@ TEST_P(Sl1Test, KmeansDecisionsFollowTheLine) {
   const std::string particles = generate("particles", 64 * 4001, 5);
   const PointRun r16 = run("sl1", "kmeans-particles", particles);
   EXPECT_EQ(r16.validation, "");
-  EXPECT_LE(r16.counters.at("sl1_monitor_hit_rate_particles"), 0.5);
-  EXPECT_LE(r16.counters.at("sl1_monitor_hit_rate_centroids"), 0.5);
-  EXPECT_EQ(r16.counters.at("sl1_cached_particles"), 0);
-  EXPECT_EQ(r16.counters.at("sl1_cached_centroids"), 0);
-  EXPECT_EQ(r16.counters.at("sl1_hit_rate"), 0);
+  EXPECT_LE(r16.measurement.counters.at("sl1_monitor_hit_rate_particles"), 0.5);
+  EXPECT_LE(r16.measurement.counters.at("sl1_monitor_hit_rate_centroids"), 0.5);
+  EXPECT_EQ(r16.measurement.counters.at("sl1_cached_particles"), 0);
+  EXPECT_EQ(r16.measurement.counters.at("sl1_cached_centroids"), 0);
+  EXPECT_EQ(r16.measurement.counters.at("sl1_hit_rate"), 0);
   const PointRun r24 = run("sl1", "kmeans-particles", particles, {{"line_bytes", "24"}}, 3);
   EXPECT_EQ(r24.validation, "");
-  EXPECT_EQ(r24.counters.at("sl1_cached_centroids"), 1);
-  EXPECT_GT(r24.counters.at("sl1_cached_particles"), 0);
-  EXPECT_GT(r24.counters.at("sl1_hit_rate"), 0.5);
+  EXPECT_EQ(r24.measurement.counters.at("sl1_cached_centroids"), 1);
+  EXPECT_GT(r24.measurement.counters.at("sl1_cached_particles"), 0);
+  EXPECT_GT(r24.measurement.counters.at("sl1_hit_rate"), 0.5);
 }
 
 // The sequential scan of wc misses once a line: a hit rate near 1 - 1/L.
@@ -172,12 +140,12 @@ TEST_P(Sl1Test, LineSizes) {
       SCOPED_TRACE(line + " " + app);
       const PointRun r = run("sl1", app, text, {{"line_bytes", line}});
       EXPECT_EQ(r.validation, "");
-      EXPECT_EQ(r.counters.at("sl1_line_bytes"), std::stod(line));
-      EXPECT_EQ(r.counters.at("sl1_cached_text"), 1);
+      EXPECT_EQ(r.measurement.counters.at("sl1_line_bytes"), std::stod(line));
+      EXPECT_EQ(r.measurement.counters.at("sl1_cached_text"), 1);
       if (app == "wc") {
         const double expected = 1.0 - 1.0 / std::stod(line);
-        EXPECT_NEAR(r.counters.at("sl1_hit_rate_text"), expected, 0.01);
-        EXPECT_NEAR(r.counters.at("sl1_monitor_hit_rate_text"), expected, 0.02);
+        EXPECT_NEAR(r.measurement.counters.at("sl1_hit_rate_text"), expected, 0.01);
+        EXPECT_NEAR(r.measurement.counters.at("sl1_monitor_hit_rate_text"), expected, 0.02);
       }
     }
   }
@@ -214,12 +182,12 @@ TEST_P(Sl1Test, NoRoomCachesNothing) {
     for (const PointRun& r :
          {run("sl1", app, text, {{"app_local", all}}), run("sl1-nothing", app, text)}) {
       EXPECT_EQ(r.validation, "");
-      EXPECT_EQ(r.counters.at("sl1_lines_per_thread"), 0);
-      EXPECT_EQ(r.counters.at("sl1_cached_text"), 0);
-      EXPECT_EQ(r.counters.at("sl1_line_accesses"), 0);
-      EXPECT_EQ(r.counters.at("sl1_hit_rate"), 0);
-      EXPECT_EQ(r.counters.at("sl1_decided_threads"), 256);
-      EXPECT_GT(r.counters.at("sl1_monitor_hit_rate_text"), 0.9);
+      EXPECT_EQ(r.measurement.counters.at("sl1_lines_per_thread"), 0);
+      EXPECT_EQ(r.measurement.counters.at("sl1_cached_text"), 0);
+      EXPECT_EQ(r.measurement.counters.at("sl1_line_accesses"), 0);
+      EXPECT_EQ(r.measurement.counters.at("sl1_hit_rate"), 0);
+      EXPECT_EQ(r.measurement.counters.at("sl1_decided_threads"), 256);
+      EXPECT_GT(r.measurement.counters.at("sl1_monitor_hit_rate_text"), 0.9);
     }
   }
 }
@@ -232,8 +200,8 @@ TEST_P(Sl1Test, UpperWritesBackDirtyLines) {
   for (const std::string line : {"8", "16", "24"}) {
     const PointRun r = run("sl1", "upper", text, {{"line_bytes", line}}, 3);
     EXPECT_EQ(r.validation, "") << line;
-    EXPECT_EQ(r.counters.at("sl1_cached_text"), 1) << line;
-    EXPECT_GT(r.counters.at("sl1_hit_rate"), 0.8) << line;
+    EXPECT_EQ(r.measurement.counters.at("sl1_cached_text"), 1) << line;
+    EXPECT_GT(r.measurement.counters.at("sl1_hit_rate"), 0.8) << line;
   }
 }
 
@@ -244,19 +212,21 @@ TEST_P(Sl1Test, GrepDecisions) {
   const std::string text = generate("text-zipf", 256 << 10, 13);
   const PointRun two = run("sl1", "grep", text);
   EXPECT_EQ(two.validation, "");
-  EXPECT_EQ(two.counters.at("sl1_lines_per_thread"), 2);
-  EXPECT_EQ(two.counters.at("sl1_cached_text"), 1);
-  EXPECT_EQ(two.counters.at("sl1_cached_pattern"), 1);
+  EXPECT_EQ(two.measurement.counters.at("sl1_lines_per_thread"), 2);
+  EXPECT_EQ(two.measurement.counters.at("sl1_cached_text"), 1);
+  EXPECT_EQ(two.measurement.counters.at("sl1_cached_pattern"), 1);
   // One 16-byte line per thread: 64 work-items x 16 bytes, plus less than one more line.
   const std::string keep = std::to_string(device_->info().local_memory_bytes - 64 * 16 - 8);
   const PointRun one = run("sl1", "grep", text, {{"app_local", keep}});
   EXPECT_EQ(one.validation, "");
-  EXPECT_EQ(one.counters.at("sl1_lines_per_thread"), 1);
-  EXPECT_DOUBLE_EQ(one.counters.at("sl1_cached_text") + one.counters.at("sl1_cached_pattern"), 1);
+  EXPECT_EQ(one.measurement.counters.at("sl1_lines_per_thread"), 1);
+  EXPECT_DOUBLE_EQ(one.measurement.counters.at("sl1_cached_text") +
+                       one.measurement.counters.at("sl1_cached_pattern"),
+                   1);
   const PointRun never = run("sl1", "grep", text, {{"monitor", "100000000"}});
   EXPECT_EQ(never.validation, "");
-  EXPECT_EQ(never.counters.at("sl1_decided_threads"), 0);
-  EXPECT_EQ(never.counters.at("sl1_line_accesses"), 0);
+  EXPECT_EQ(never.measurement.counters.at("sl1_decided_threads"), 0);
+  EXPECT_EQ(never.measurement.counters.at("sl1_line_accesses"), 0);
 }
 
 // The decision rule and the write-back on a kernel of their own (OpenCL:

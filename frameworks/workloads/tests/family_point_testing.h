@@ -1,0 +1,65 @@
+// What the GPU families' tests (BigKernel, S-L1, the SePo hash table) share to
+// run one of their points on a thesis workload the way the runner does:
+// seeded inputs, and a point prepared and run for a few repetitions, each
+// validated against the workload's reference.
+#pragma once
+
+#include <cstdint>
+#include <sstream>
+#include <string>
+
+#include "datasets/dataset.h"
+#include "harness/backend/backend.h"
+#include "harness/core/params.h"
+#include "harness/core/registry.h"
+#include "harness/suite/register_all.h"
+
+namespace harness::testing {
+
+// The bytes a seeded generator makes.
+inline std::string generate(const std::string& generator, std::uint64_t size,
+                            std::uint64_t seed = 42) {
+  std::ostringstream out;
+  datasets::find_generator(generator).generate(size, seed, out);
+  return std::move(out).str();
+}
+
+struct PointRun {
+  std::string validation;   // "" when it matched the reference
+  Measurement measurement;  // of the last repetition run
+};
+
+// framework/variant on `app` over `input` on `device` with a GPU memory budget
+// (0: none), the point's defaults overridden by `params`: prepared, then
+// `repetitions` runs (later ones reuse what the first allocated), each
+// validated; stops at the first wrong result.
+inline PointRun run_point(backend::Device& device, const std::string& framework,
+                          const std::string& variant, const std::string& app,
+                          const std::string& input, std::uint64_t budget, const Params& params,
+                          int repetitions) {
+  register_all();
+  const VariantInfo& v = Registry::instance().find_variant(framework, variant);
+  const AppInfo& a = Registry::instance().find_app(app);
+  device.set_memory_budget(budget);
+  PointContext ctx;
+  ctx.device = &device;
+  ctx.devices = {&device};
+  ctx.app = app;
+  ctx.input = reinterpret_cast<const std::uint8_t*>(input.data());
+  ctx.input_size = input.size();
+  ctx.params = point_defaults(v, a);
+  for (const auto& [k, value] : params) ctx.params[k] = value;
+  ctx.validation = a.validation;
+  auto point = v.make(ctx);
+  point->prepare();
+  PointRun r;
+  for (int i = 0; i < repetitions; ++i) {
+    point->before_repetition();
+    r.measurement = point->run_once();
+    r.validation = point->validate_last();
+    if (!r.validation.empty()) break;
+  }
+  return r;
+}
+
+}  // namespace harness::testing
