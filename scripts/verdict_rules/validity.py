@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from results_doc import group_by_device, is_skipped, is_valid, not_skipped, validation_status
+import json
+
+from results_doc import group_by_device, is_skipped, is_valid, matches, not_skipped, validation_status
 
 from .registry import rule
 from .verdict import DOES_NOT_HOLD, HOLDS, NOT_RUN, Verdict, skipped_verdicts, verdict_for
@@ -16,8 +18,13 @@ def _skipped_note(pts: list[dict]) -> str:
 @rule("all_valid")
 def all_valid(spec: dict, points: list[dict]) -> list[Verdict]:
     """Holds for a backend/device if every point ran (status ok) and passed
-    validation; not run if every point there is an error. Skipped points are
-    ignored; a device where every point was skipped is not run."""
+    validation; not run if every point there is an error, or if no point
+    matches. spec: {"candidate": matcher (optional: every point)}. Skipped
+    points are ignored; a device where every point was skipped is not run."""
+    cand_m = spec.get("candidate") or {}
+    points = [p for p in points if matches(p, cand_m)]
+    if not points:
+        return [verdict_for(None, NOT_RUN, f"no point matches {json.dumps(cand_m)}")]
     out = []
     for key, all_pts in group_by_device(points).items():
         pts = not_skipped(all_pts)
