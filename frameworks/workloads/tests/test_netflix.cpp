@@ -11,6 +11,7 @@
 #include <set>
 
 #include "datasets/netflix_pairs.h"
+#include "frameworks/workloads/netflix/netflix_cpu.h"
 #include "frameworks/workloads/netflix/netflix_format.h"
 #include "frameworks/workloads/netflix/pair_scores_output.h"
 #include "frameworks/workloads/tests/fixed_records_testing.h"
@@ -92,6 +93,35 @@ TEST(Netflix, AllPairsDistinctGiveOneRowPerRecord) {
   ASSERT_EQ(rows_of(*ref).size(), 3000u);
   for (const PairTally& row : rows_of(*ref)) EXPECT_EQ(row.movies, 1u);
   expect_cpu_agrees(kApp, input);
+}
+
+// A GPU family's partial tallies (per-chunk tables with empty slots, a pair in
+// several tables) combine to the reference's rows, on any number of threads.
+TEST(Netflix, PartialTablesCombineToTheReference) {
+  const std::string input = generate("netflix-pairs", 40 * 20000, 5);
+  const auto ref = reference(kApp, input);
+  // Chunks of 3001 records, each a table of slots: a tally per record at a
+  // scattered slot among twice as many, pair 0 marking the empty ones.
+  std::vector<std::vector<PairTally>> tables;
+  for (std::size_t first = 0; first < input.size() / 40; first += 3001) {
+    const std::size_t count = std::min<std::size_t>(3001, input.size() / 40 - first);
+    std::vector<PairTally> slots(2 * count, PairTally{0, 0, 0});
+    for (std::size_t i = 0; i < count; ++i) {
+      const netflix::RatingPair r = netflix::load_rating_pair(
+          reinterpret_cast<const std::uint8_t*>(input.data()) + (first + i) * 40);
+      slots[(i * 7919) % slots.size()] = {netflix::pair_key(r.user_a, r.user_b),
+                                          netflix::similarity_term(r.rating_a, r.rating_b), 1};
+    }
+    tables.push_back(std::move(slots));
+  }
+  std::vector<netflix::TallySlots> views;
+  for (const auto& t : tables) views.push_back({t.data(), t.size()});
+  for (unsigned threads : {1u, 3u, 8u}) {
+    PairScoresOutput out;
+    netflix::combine_slots_parallel(views, threads, out);
+    out.finish();
+    EXPECT_EQ(out.compare_with(*ref, ValidationPolicy{}), "") << threads << " threads";
+  }
 }
 
 TEST(Netflix, MalformedRecordsNameTheRecordAndOffset) {
