@@ -263,8 +263,11 @@ TEST_P(HashTableTest, MultiValuedOneHotKeyValueListSpansPages) {
 // schedule, so the counters are asserted where no schedule can change them:
 // 3,000 keys of 20 citations each in 4 bucket groups take at most ~30 key
 // pages (and a partly used one per group and iteration), far below half the
-// pool of ~190 pages, which cannot hold the ~235 value pages: at least two
-// iterations, key pages kept and never evicted, one entry per key.
+// pool of ~105 pages (40% of the ~265 a roomy run used), which cannot hold the
+// ~235 value pages: at least two iterations, key pages kept and never evicted,
+// one entry per key. (At 70% the pool held everything in one iteration once
+// in CI, on a loaded 2-core machine: the roomy run's page count grows with
+// lost page-install races, and the budget follows it.)
 TEST_P(HashTableTest, MultiValuedKeepsPendingKeyPagesOnTheGpu) {
   const std::string few_keys = citations(60000, [](std::uint32_t i) {
     return std::pair<std::uint32_t, std::uint32_t>{5000000 + i, 1000000 + i % 3000};
@@ -274,7 +277,7 @@ TEST_P(HashTableTest, MultiValuedKeepsPendingKeyPagesOnTheGpu) {
   ASSERT_EQ(roomy.validation, "");
   EXPECT_EQ(counter(roomy, "entries"), 3000);
   const PointRun kept =
-      run("multi-valued", "patent-citation", few_keys, budget_for(roomy, 0.7, 4096), four_groups);
+      run("multi-valued", "patent-citation", few_keys, budget_for(roomy, 0.4, 4096), four_groups);
   EXPECT_EQ(kept.validation, "");
   EXPECT_GE(counter(kept, "iterations"), 2);
   EXPECT_GT(counter(kept, "retained_pages"), 0);
