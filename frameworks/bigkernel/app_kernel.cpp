@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <bit>
-#include <thread>
+#include <optional>
 
 #include "frameworks/blocks/cuda_programs.h"
+#include "frameworks/blocks/pinned_array.h"
 #include "frameworks/workloads/kmeans_particles/cluster_ids_output.h"
 #include "frameworks/workloads/kmeans_particles/particles_format.h"
 #include "frameworks/workloads/netflix/netflix_cpu.h"
@@ -18,31 +19,21 @@ namespace {
 
 using workloads::Output;
 
-constexpr std::uint32_t kGroupSize = 256;
-
 const char* mode_name(Mode m) {
   return m == Mode::plain ? "plain" : m == Mode::addrgen ? "addrgen" : "compute";
 }
 
-// A grow-only pinned host buffer (pageable where the backend cannot pin).
-void ensure_host(backend::Device& device, backend::HostBuffer& buffer, std::size_t bytes) {
-  if (buffer.size() >= bytes && buffer.data()) return;
-  buffer = backend::HostBuffer();
-  buffer = device.allocate_host(std::max<std::size_t>(bytes, 8), backend::HostMemory::pinned);
-}
+// Host work of the write-back and the merge: every core, a thread per
+// 64 Ki items at least.
+constexpr std::uint64_t kItemsPerHostThread = 65536;
 
-// Host threads for n items of host work: every core, fewer for small n.
-unsigned host_threads(std::uint64_t n) {
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  return static_cast<unsigned>(std::clamp<std::uint64_t>(n / 65536, 1, cores));
-}
-
-std::string d2h_ceiling(const backend::HostBuffer& b) {
-  return b.kind() == backend::HostMemory::pageable ? "d2h_pageable" : "d2h_pinned";
+std::string d2h_ceiling(backend::HostMemory kind) {
+  return kind == backend::HostMemory::pageable ? "d2h_pageable" : "d2h_pinned";
 }
 
 class KmeansKernel final : public AppKernel {
  public:
+  std::string app() const override { return workloads::kmeans_particles::kApp; }
   std::size_t record_bytes() const override { return workloads::kmeans_particles::kRecordBytes; }
   std::uint32_t max_reads() const override { return 4; }
   std::uint32_t max_value_bytes() const override { return 32; }
@@ -54,7 +45,7 @@ class KmeansKernel final : public AppKernel {
   std::string side_text() const override { return "write buffer of 8 B a record"; }
   void begin_run(const std::vector<Chunk>& chunks, std::uint64_t) override {
     records_ = chunks.empty() ? 0 : chunks.back().first + chunks.back().count;
-    ensure_host(*device_, writes_host_, records_ * 8);
+    writes_host_->resize(records_);
     copied_out_ = 0;
   }
   void enqueue_addrgen(backend::Queue& q, const MappedArgs& mapped, const Chunk& c) override {
@@ -72,29 +63,27 @@ class KmeansKernel final : public AppKernel {
                   static_cast<std::uint32_t>(c.count), *centroids_, k_);
     q.end_span();
     q.begin_span("copy_out");
-    q.read_async(writes_host_, c.first * 8, writes, 0, c.count * 8);
+    q.read_async(writes_host_->host_buffer(), c.first * 8, writes, 0, c.count * 8);
     copied_out_ += c.count * 8;
   }
   std::unique_ptr<Output> finish_run() override {
     auto out = std::make_unique<workloads::kmeans_particles::ClusterIdsOutput>(records_, k_);
-    const auto* ids = static_cast<const std::int64_t*>(writes_host_.data());
+    const std::int64_t* ids = writes_host_->data();
     std::uint32_t* to = out->ids();
     // The CPU write-back stage: every host core (33 M ids took 50 ms on one).
-    const unsigned threads = host_threads(records_);
-    parallel_for(threads, [&](unsigned t) {
-      for (std::size_t i = records_ * t / threads; i < records_ * (t + 1) / threads; ++i) {
-        to[i] = static_cast<std::uint32_t>(ids[i]);
-      }
+    parallel_ranges(records_, 0, kItemsPerHostThread, [&](std::uint64_t b, std::uint64_t e) {
+      for (std::uint64_t i = b; i < e; ++i) to[i] = static_cast<std::uint32_t>(ids[i]);
     });
     return out;
   }
   std::uint64_t copied_out() const override { return copied_out_; }
-  std::string copy_out_ceiling() const override { return d2h_ceiling(writes_host_); }
+  std::string copy_out_ceiling() const override { return d2h_ceiling(writes_host_->kind()); }
 
  protected:
   void prepare_app(const Params& params, const std::uint8_t* input, std::size_t size) override {
     namespace km = workloads::kmeans_particles;
     k_ = param_u32(params, "k");
+    writes_host_.emplace(*device_);
     const std::vector<km::Point> centroids = km::first_k_centroids(input, size, k_);
     std::vector<double> flat;
     for (const km::Point& c : centroids) flat.insert(flat.end(), c.begin(), c.end());
@@ -113,7 +102,7 @@ class KmeansKernel final : public AppKernel {
  private:
   std::uint32_t k_ = 0;
   backend::Buffer* centroids_ = nullptr;
-  backend::HostBuffer writes_host_;
+  std::optional<blocks::PinnedArray<std::int64_t>> writes_host_;
   std::uint64_t records_ = 0, copied_out_ = 0;
 };
 
@@ -125,6 +114,7 @@ std::uint64_t table_slots(std::uint64_t records) {
 class NetflixKernel final : public AppKernel {
  public:
   static_assert(sizeof(workloads::netflix::PairTally) == 16, "the device table's slot layout");
+  std::string app() const override { return workloads::netflix::kApp; }
   std::size_t record_bytes() const override { return workloads::netflix::kRecordBytes; }
   std::uint32_t max_reads() const override { return 4; }
   // u32 user_a, u32 user_b, u16 rating_a, u16 rating_b: 12 bytes, 16 with the
@@ -141,9 +131,9 @@ class NetflixKernel final : public AppKernel {
   }
   void begin_run(const std::vector<Chunk>& chunks, std::uint64_t per_chunk) override {
     // A chunk adds at most one row a record: its compacted rows' room.
-    stride_ = std::max<std::uint64_t>(per_chunk, 1) * 16;
-    ensure_host(*device_, rows_host_, chunks.size() * stride_);
-    ensure_host(*device_, counts_host_, chunks.size() * 4);
+    stride_ = std::max<std::uint64_t>(per_chunk, 1);
+    rows_host_->resize(chunks.size() * stride_);
+    counts_host_->resize(chunks.size());
     chunks_ = chunks.size();
     copied_out_ = 0;
     device_->queue().fill_zero(*full_, 0, 4);
@@ -176,8 +166,8 @@ class NetflixKernel final : public AppKernel {
              static_cast<std::uint32_t>(slots), rows, count);
     q.end_span();
     q.begin_span("copy_out");
-    q.read_async(rows_host_, index * stride_, rows, 0, c.count * 16);
-    q.read_async(counts_host_, index * 4, count, 0, 4);
+    q.read_async(rows_host_->host_buffer(), index * stride_ * 16, rows, 0, c.count * 16);
+    q.read_async(counts_host_->host_buffer(), index * 4, count, 0, 4);
     copied_out_ += c.count * 16 + 4;
   }
   // The chunks' tables merged on every host core: every pair once, its sums
@@ -189,36 +179,33 @@ class NetflixKernel final : public AppKernel {
     if (full) throw RunError("bigkernel netflix: a chunk's hash table filled up");
     std::vector<nf::TallySlots> tables;
     std::uint64_t slots = 0;
-    const auto* counts = static_cast<const std::uint32_t*>(counts_host_.data());
     for (std::size_t i = 0; i < chunks_; ++i) {
-      tables.push_back({reinterpret_cast<const nf::PairTally*>(
-                            static_cast<const std::uint8_t*>(rows_host_.data()) + i * stride_),
-                        counts[i]});
-      slots += counts[i];
+      tables.push_back({rows_host_->data() + i * stride_, (*counts_host_)[i]});
+      slots += (*counts_host_)[i];
     }
     auto out = std::make_unique<nf::PairScoresOutput>();
-    nf::combine_slots_parallel(tables, host_threads(slots), *out);
+    nf::combine_slots_parallel(tables, workers_for(slots, 0, kItemsPerHostThread), *out);
     return out;
   }
   std::uint64_t copied_out() const override { return copied_out_; }
-  std::string copy_out_ceiling() const override { return d2h_ceiling(rows_host_); }
+  std::string copy_out_ceiling() const override { return d2h_ceiling(rows_host_->kind()); }
 
  protected:
   void prepare_app(const Params&, const std::uint8_t*, std::size_t) override {
     full_ = &pool_->get("bk.table_full", 4);
-    compact_program_ = device_->build(
-        program_source("bigkernel/netflix/plain", {"frameworks/bigkernel/apps/netflix.clh"}));
-    compact_ = compact_program_->kernel("bk_netflix_compact");
+    compact_ = any_program_kernel("bk_netflix_compact");
+    rows_host_.emplace(*device_);
+    counts_host_.emplace(*device_);
   }
   std::string source_file() const override { return "frameworks/bigkernel/apps/netflix.clh"; }
   std::string kernel_name() const override { return "bk_netflix"; }
 
  private:
   backend::Buffer* full_ = nullptr;
-  std::shared_ptr<backend::Program> compact_program_;
   backend::Kernel compact_;
-  backend::HostBuffer rows_host_, counts_host_;
-  std::uint64_t stride_ = 0, copied_out_ = 0;
+  std::optional<blocks::PinnedArray<workloads::netflix::PairTally>> rows_host_;
+  std::optional<blocks::PinnedArray<std::uint32_t>> counts_host_;
+  std::uint64_t stride_ = 0, copied_out_ = 0;  // stride_: rows a chunk's region holds
   std::size_t chunks_ = 0;
 };
 
@@ -230,21 +217,22 @@ void AppKernel::prepare(backend::Device& device, blocks::BufferPool& pool, const
   device_ = &device;
   pool_ = &pool;
   unused_ = &pool.get("bk.unused", 8);
-  prepare_app(params, input, size);
   kernels_.assign(3, backend::Kernel());
   programs_.clear();
-  const std::string app = record_bytes() == workloads::netflix::kRecordBytes
-                              ? workloads::netflix::kApp
-                              : workloads::kmeans_particles::kApp;
   for (Mode m : modes) {
     backend::ProgramSource src =
-        program_source("bigkernel/" + app + "/" + mode_name(m), {source_file()});
+        program_source("bigkernel/" + app() + "/" + mode_name(m), {source_file()});
     src.opencl_options = m == Mode::plain     ? "-DBK_MODE_PLAIN=1"
                          : m == Mode::addrgen ? "-DBK_MODE_ADDRGEN=1"
                                               : "-DBK_MODE_COMPUTE=1";
     programs_.push_back(device.build(src));
     kernels_[static_cast<int>(m)] = programs_.back()->kernel(kernel_name());
   }
+  prepare_app(params, input, size);
+}
+
+backend::Kernel AppKernel::any_program_kernel(const std::string& name) const {
+  return programs_.at(0)->kernel(name);
 }
 
 const backend::Kernel& AppKernel::kernel(Mode mode) const {

@@ -22,6 +22,14 @@ namespace harness::bigkernel {
 // The three builds of one kernel source (kernels/bigkernel.clh).
 enum class Mode { plain, addrgen, compute };
 
+// Every launch of the family runs one thread a record in work-groups of
+// kGroupSize; a launch over `records` records has launch_threads(records)
+// work-items (the T of the address lists and the value layouts).
+constexpr std::uint32_t kGroupSize = 256;
+inline std::uint64_t launch_threads(std::uint64_t records) {
+  return (records + kGroupSize - 1) / kGroupSize * kGroupSize;
+}
+
 // BK_MAPPED_PARAMS' values for one launch (unused ones may stay null: the app
 // passes a dummy buffer).
 struct MappedArgs {
@@ -39,6 +47,8 @@ struct MappedArgs {
 class AppKernel {
  public:
   virtual ~AppKernel() = default;
+  // The workload's name (its programs are bigkernel/<app>/<mode>).
+  virtual std::string app() const = 0;
   virtual std::size_t record_bytes() const = 0;
   // Mapped reads one record's thread makes at most, and the bytes their values
   // take packed at their widths with alignment (the pipeline's buffer sizes).
@@ -71,12 +81,16 @@ class AppKernel {
   virtual std::string copy_out_ceiling() const = 0;
 
  protected:
-  // The app's own part of prepare (centroids, flags).
+  // The app's own part of prepare (centroids, flags), after its programs are
+  // built.
   virtual void prepare_app(const Params& params, const std::uint8_t* input, std::size_t size) = 0;
   // Its .clh file, and the name of its kernel.
   virtual std::string source_file() const = 0;
   virtual std::string kernel_name() const = 0;
   const backend::Kernel& kernel(Mode mode) const;
+  // Any kernel of the app's file, from one of the programs prepare built
+  // (every mode's program holds the file's kernels).
+  backend::Kernel any_program_kernel(const std::string& name) const;
   // A small buffer for BK_MAPPED_PARAMS a mode does not use.
   backend::Buffer& unused() const { return *unused_; }
 

@@ -27,7 +27,6 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -40,6 +39,7 @@
 #include "frameworks/bigkernel/round_plan.h"
 #include "frameworks/blocks/buffer_pool.h"
 #include "frameworks/blocks/cuda_programs.h"
+#include "frameworks/blocks/pinned_array.h"
 #include "frameworks/workloads/workload_point.h"
 #include "harness/core/errors.h"
 #include "harness/core/parallel.h"
@@ -48,20 +48,19 @@
 namespace harness::bigkernel {
 namespace {
 
-constexpr std::uint32_t kGroupSize = 256;  // the apps' launches (app_kernel.cpp)
-constexpr std::uint32_t kSlots = 2;        // address slots, prefetch buffers and lanes
+constexpr std::uint32_t kSlots = 2;  // address slots, prefetch buffers and lanes
 // Threads handed to one assembly worker at least (fewer workers for small rounds).
 constexpr std::uint64_t kThreadsPerWorker = 4096;
 
-std::uint64_t launch_threads(std::uint64_t records) {
-  return (records + kGroupSize - 1) / kGroupSize * kGroupSize;
-}
-
-void ensure_host(backend::Device& device, backend::HostBuffer& buffer, std::size_t bytes) {
-  if (buffer.size() >= bytes && buffer.data()) return;
-  buffer = backend::HostBuffer();
-  buffer = device.allocate_host(std::max<std::size_t>(bytes, 8), backend::HostMemory::pinned);
-}
+// A slot's pinned host memory: the prefetch buffer the assembly fills, and
+// what address generation sends back (the descriptor, or the raw list and
+// counts).
+struct HostSlot {
+  explicit HostSlot(backend::Device& d) : values(d), descriptor(d), list(d), counts(d) {}
+  blocks::PinnedArray<std::uint8_t> values;
+  blocks::PinnedArray<std::uint64_t> descriptor, list;
+  blocks::PinnedArray<std::uint32_t> counts;
+};
 
 class PipelinePoint final : public workloads::WorkloadPoint {
  public:
@@ -76,6 +75,7 @@ class PipelinePoint final : public workloads::WorkloadPoint {
     patterns_ = opt_.reduce_volume && param_bool(ctx.params, "patterns");
     const std::uint32_t asked = param_u32(ctx.params, "assembly_threads");
     workers_ = asked ? asked : std::max(1u, std::thread::hardware_concurrency());
+    for (std::uint32_t i = 0; i < kSlots; ++i) host_.emplace_back(*device_);
   }
 
  protected:
@@ -111,11 +111,11 @@ class PipelinePoint final : public workloads::WorkloadPoint {
     chunks_ = chunks(records_, per_round_);
     const std::uint64_t t = launch_threads(per_round_);
     for (std::uint32_t s = 0; s < kSlots; ++s) {
-      ensure_host(*device_, values_host_[s], t * value_bytes_);
+      host_[s].values.resize(t * value_bytes_);
       if (opt_.reduce_volume) {
-        ensure_host(*device_, descriptor_host_[s], descriptor_words(capacity_) * 8);
-        ensure_host(*device_, list_host_[s], t * capacity_ * 8);
-        ensure_host(*device_, counts_host_[s], t * 4);
+        host_[s].descriptor.resize(descriptor_words(capacity_));
+        host_[s].list.resize(t * capacity_);
+        host_[s].counts.resize(t);
       }
     }
   }
@@ -208,7 +208,8 @@ class PipelinePoint final : public workloads::WorkloadPoint {
     q.begin_span("addr_copy");
     backend::Event done;
     if (patterns_) {
-      done = q.read_async(descriptor_host_[s], 0, descriptor, 0, descriptor_words(capacity_) * 8);
+      done = q.read_async(host_[s].descriptor.host_buffer(), 0, descriptor, 0,
+                          descriptor_words(capacity_) * 8);
       run_.address_bytes += descriptor_words(capacity_) * 8;
     } else {
       done = read_raw(k);
@@ -222,9 +223,10 @@ class PipelinePoint final : public workloads::WorkloadPoint {
     const std::uint32_t s = k % kSlots;
     const std::uint64_t t = launch_threads(chunks_[k].count);
     backend::Queue& q = *address_queue_;
-    q.read_async(counts_host_[s], 0, pool_->get("bk.counts" + std::to_string(s), t * 4), 0, t * 4);
+    q.read_async(host_[s].counts.host_buffer(), 0,
+                 pool_->get("bk.counts" + std::to_string(s), t * 4), 0, t * 4);
     run_.address_bytes += t * 4 + t * capacity_ * 8;
-    return q.read_async(list_host_[s], 0,
+    return q.read_async(host_[s].list.host_buffer(), 0,
                         pool_->get("bk.list" + std::to_string(s), t * capacity_ * 8), 0,
                         t * capacity_ * 8);
   }
@@ -235,19 +237,18 @@ class PipelinePoint final : public workloads::WorkloadPoint {
     const Chunk& c = chunks_[k];
     const std::uint64_t rb = app_->record_bytes();
     const std::uint64_t t = launch_threads(c.count);
-    auto* values = static_cast<std::uint8_t*>(values_host_[s].data());
+    std::uint8_t* values = host_[s].values.data();
     Stopwatch assembly;
     std::uint64_t bytes = 0;
     ValueLayout layout;
     if (opt_.reduce_volume) {
       AddressPattern pattern;
       if (patterns_) {
-        pattern = read_descriptor(static_cast<const std::uint64_t*>(descriptor_host_[s].data()),
-                                  capacity_);
+        pattern = read_descriptor(host_[s].descriptor.data(), capacity_);
         if (!pattern.holds) read_raw(k).wait();  // the fallback: raw addresses
       }
-      const auto* list = static_cast<const std::uint64_t*>(list_host_[s].data());
-      const auto* counts = static_cast<const std::uint32_t*>(counts_host_[s].data());
+      const std::uint64_t* list = host_[s].list.data();
+      const std::uint32_t* counts = host_[s].counts.data();
       std::vector<std::uint32_t> widths;
       if (pattern.holds) {
         ++run_.pattern_rounds;
@@ -266,7 +267,8 @@ class PipelinePoint final : public workloads::WorkloadPoint {
             opt_.variant, layout.bytes, value_bytes_, t));
       }
       bytes = layout.bytes;
-      parallel_threads(c.count, [&](std::uint32_t t0, std::uint32_t t1) {
+      parallel_ranges(c.count, workers_, kThreadsPerWorker, [&](std::uint64_t b, std::uint64_t e) {
+        const auto t0 = static_cast<std::uint32_t>(b), t1 = static_cast<std::uint32_t>(e);
         if (pattern.holds) {
           assemble_by_pattern(ctx_.input, ctx_.input_size, pattern, layout, t0, t1, values);
         } else {
@@ -277,8 +279,8 @@ class PipelinePoint final : public workloads::WorkloadPoint {
     } else {
       bytes = c.count * rb;
       const std::uint8_t* from = ctx_.input + c.first * rb;
-      parallel_threads(c.count, [&](std::uint32_t r0, std::uint32_t r1) {
-        std::memcpy(values + r0 * rb, from + r0 * rb, (r1 - r0) * rb);
+      parallel_ranges(c.count, workers_, kThreadsPerWorker, [&](std::uint64_t b, std::uint64_t e) {
+        std::memcpy(values + b * rb, from + b * rb, (e - b) * rb);
       });
     }
     run_.assembly_ms += assembly.elapsed_ms();
@@ -289,7 +291,8 @@ class PipelinePoint final : public workloads::WorkloadPoint {
         pool_->get("bk.values" + std::to_string(s), launch_threads(per_round_) * value_bytes_);
     q.begin_span("copy_in");
     backend::Event sent =
-        bytes ? q.write_async(device_values, 0, values_host_[s], 0, bytes) : backend::Event();
+        bytes ? q.write_async(device_values, 0, host_[s].values.host_buffer(), 0, bytes)
+              : backend::Event();
     q.end_span();
     q.begin_span("compute");
     MappedArgs mapped;
@@ -314,21 +317,6 @@ class PipelinePoint final : public workloads::WorkloadPoint {
     }
   }
 
-  // fn(t0, t1) over [0, n) on up to workers_ host threads.
-  void parallel_threads(std::uint64_t n,
-                        const std::function<void(std::uint32_t, std::uint32_t)>& fn) {
-    const unsigned workers = static_cast<unsigned>(
-        std::clamp<std::uint64_t>((n + kThreadsPerWorker - 1) / kThreadsPerWorker, 1, workers_));
-    if (workers == 1) {
-      fn(0, static_cast<std::uint32_t>(n));
-      return;
-    }
-    parallel_for(workers, [&](unsigned w) {
-      fn(static_cast<std::uint32_t>(n * w / workers),
-         static_cast<std::uint32_t>(n * (w + 1) / workers));
-    });
-  }
-
   PipelineOptions opt_;
   bool patterns_ = false;
   unsigned workers_ = 1;
@@ -339,7 +327,7 @@ class PipelinePoint final : public workloads::WorkloadPoint {
   std::array<std::unique_ptr<backend::Queue>, kSlots> lanes_;
   std::shared_ptr<backend::Program> pattern_program_;
   backend::Kernel pattern_kernel_;
-  std::array<backend::HostBuffer, kSlots> values_host_, descriptor_host_, list_host_, counts_host_;
+  std::vector<HostSlot> host_;  // one per slot
   std::uint64_t records_ = 0, per_round_ = 0;
   std::uint32_t capacity_ = 0, value_bytes_ = 0;
   std::vector<Chunk> chunks_;

@@ -40,6 +40,8 @@ class PinnedArray {
   const T& operator[](std::size_t i) const { return data()[i]; }
   // Which memory the array has now (pinned, or pageable as a fallback).
   backend::HostMemory kind() const { return memory_.kind(); }
+  // The memory itself, for Queue::read_async / write_async (byte offsets).
+  backend::HostBuffer& host_buffer() { return memory_; }
 
  private:
   std::size_t capacity() const { return memory_.size() / sizeof(T); }

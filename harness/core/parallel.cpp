@@ -26,4 +26,22 @@ void parallel_for(unsigned workers, const std::function<void(unsigned)>& fn) {
   if (error) std::rethrow_exception(error);
 }
 
+unsigned workers_for(std::uint64_t n, unsigned max_workers, std::uint64_t min_per_worker) {
+  const unsigned most =
+      max_workers ? max_workers : std::max(1u, std::thread::hardware_concurrency());
+  const std::uint64_t wanted =
+      (n + min_per_worker - 1) / std::max<std::uint64_t>(min_per_worker, 1);
+  return static_cast<unsigned>(std::clamp<std::uint64_t>(wanted, 1, most));
+}
+
+void parallel_ranges(std::uint64_t n, unsigned max_workers, std::uint64_t min_per_worker,
+                     const std::function<void(std::uint64_t, std::uint64_t)>& fn) {
+  const unsigned workers = workers_for(n, max_workers, min_per_worker);
+  if (workers == 1) {
+    fn(0, n);
+    return;
+  }
+  parallel_for(workers, [&](unsigned w) { fn(n * w / workers, n * (w + 1) / workers); });
+}
+
 }  // namespace harness

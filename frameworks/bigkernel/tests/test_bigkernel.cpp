@@ -29,9 +29,14 @@ namespace {
 
 class BigKernelTest : public DeviceTest {
  protected:
-  // zero-copy needs a device that reads mapped host memory (not NVIDIA OpenCL).
+  // Whether the variant runs on this device (zero-copy skips devices that
+  // cannot map host memory: NVIDIA OpenCL), by the variant's own rule.
   bool runs_here(const std::string& variant) const {
-    return variant != "zero-copy" || device_->info().zero_copy_host_memory;
+    register_all();
+    const VariantInfo& v = Registry::instance().find_variant("bigkernel", variant);
+    PointContext ctx;
+    ctx.device = device_.get();
+    return !v.skip || v.skip(ctx).empty();
   }
   PointRun run(const std::string& variant, const std::string& app, const std::string& input,
                std::uint64_t budget, const Params& overrides = {}, int repetitions = 2) {

@@ -3,8 +3,10 @@
 #include <cstring>
 
 #include "frameworks/hashtable/sepo_app.h"
+#include "frameworks/workloads/netflix/netflix_cpu.h"
 #include "frameworks/workloads/netflix/netflix_format.h"
 #include "frameworks/workloads/netflix/pair_scores_output.h"
+#include "harness/core/parallel.h"
 
 namespace harness::hashtable {
 namespace {
@@ -31,8 +33,13 @@ class NetflixApp final : public SepoApp {
         },
         org);
     // A key inserted in several iterations has one entry per iteration:
-    // combined here with the same callback (adding).
-    return workloads::netflix::combine_tallies(std::move(rows));
+    // combined here with the same callback (adding), by the workload's
+    // partitioned aggregation on every host core.
+    namespace nf = workloads::netflix;
+    auto out = std::make_unique<nf::PairScoresOutput>();
+    nf::combine_slots_parallel({{rows.data(), rows.size()}}, workers_for(rows.size(), 0, 65536),
+                               *out);
+    return out;
   }
 };
 

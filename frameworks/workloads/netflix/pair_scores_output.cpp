@@ -99,23 +99,4 @@ void PairScoresOutput::dump(std::ostream& out) const {
   out << text;
 }
 
-std::unique_ptr<PairScoresOutput> combine_tallies(std::vector<PairTally> tallies) {
-  std::sort(tallies.begin(), tallies.end(),
-            [](const PairTally& a, const PairTally& b) { return a.pair < b.pair; });
-  std::size_t n = 0;
-  for (std::size_t i = 0; i < tallies.size(); ++i) {
-    if (n > 0 && tallies[n - 1].pair == tallies[i].pair) {
-      tallies[n - 1].similarity += tallies[i].similarity;
-      tallies[n - 1].movies += tallies[i].movies;
-    } else {
-      tallies[n++] = tallies[i];
-    }
-  }
-  auto out = std::make_unique<PairScoresOutput>();
-  PairTally* storage = out->storage(n);
-  if (n > 0) std::copy(tallies.begin(), tallies.begin() + static_cast<std::ptrdiff_t>(n), storage);
-  out->add_piece(storage, n);
-  return out;
-}
-
 }  // namespace harness::workloads::netflix

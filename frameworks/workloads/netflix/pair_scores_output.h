@@ -47,8 +47,4 @@ class PairScoresOutput final : public Output {
   bool finished_ = false;
 };
 
-// The answer from tallies in any order in which a pair may appear several
-// times (one tally per device chunk, per SePo iteration): summed per pair.
-std::unique_ptr<PairScoresOutput> combine_tallies(std::vector<PairTally> tallies);
-
 }  // namespace harness::workloads::netflix

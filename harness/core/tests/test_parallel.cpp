@@ -1,0 +1,47 @@
+// harness/core/parallel.h: the ranges parallel_ranges hands out cover [0, n)
+// once, in as many workers as workers_for says.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <mutex>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "harness/core/parallel.h"
+
+namespace harness {
+namespace {
+
+TEST(Parallel, WorkersFollowTheItemsAndTheCap) {
+  EXPECT_EQ(workers_for(0, 8, 100), 1u);
+  EXPECT_EQ(workers_for(100, 8, 100), 1u);
+  EXPECT_EQ(workers_for(101, 8, 100), 2u);
+  EXPECT_EQ(workers_for(10000, 8, 100), 8u);
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  EXPECT_EQ(workers_for(1u << 30, 0, 1), cores);
+}
+
+TEST(Parallel, RangesCoverEveryItemOnce) {
+  for (const auto& [n, max_workers] :
+       std::vector<std::pair<std::uint64_t, unsigned>>{{0, 4}, {1, 4}, {999, 3}, {10007, 7}}) {
+    std::mutex mutex;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
+    parallel_ranges(n, max_workers, 100, [&](std::uint64_t b, std::uint64_t e) {
+      std::lock_guard lock(mutex);
+      ranges.emplace_back(b, e);
+    });
+    std::sort(ranges.begin(), ranges.end());
+    EXPECT_EQ(ranges.size(), workers_for(n, max_workers, 100)) << n;
+    std::uint64_t next = 0;
+    for (const auto& [b, e] : ranges) {
+      EXPECT_EQ(b, next) << n;
+      EXPECT_LE(b, e) << n;
+      next = e;
+    }
+    EXPECT_EQ(next, n);
+  }
+}
+
+}  // namespace
+}  // namespace harness
