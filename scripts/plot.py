@@ -28,6 +28,14 @@ comes from the experiment's "plot": {"kind": ...}:
                   values span more than 30x); failed points are crossed and
                   error points marked on the x axis.
 
+  speedup         the verdict's candidate over its baseline, paired as the
+                  rule pairs them (same app, dataset, device and axes, less
+                  the rule's "vary" axes): y = baseline median / candidate
+                  median of plot.y ("total_ms" default), x = plot.x; one panel
+                  per device and app (4 a row), one line per value of the
+                  "vary" axes (e.g. gpus=2 channels=p2p), a dashed line at 1x
+                  and a dotted one at the rule's min_speedup.
+
 Skipped points (results format version 2) are not drawn.
 
 An unknown kind falls back to bars (with a note on stderr). Runs headless
@@ -84,13 +92,13 @@ def _verdict_footer(exp: rd.Experiment) -> str:
     return "verdict: " + "; ".join(parts) if parts else ""
 
 
-def _finish(fig, exp: rd.Experiment, axes_count: int) -> None:
+def _finish(fig, exp: rd.Experiment, axes_count: int, top: float = 0.95) -> None:
     fig.suptitle("\n".join(textwrap.wrap(_title(exp), 100)), fontsize=11)
     footer = _verdict_footer(exp)
     if footer:
         fig.text(0.01, 0.005, "\n".join(textwrap.wrap(footer, 160)), fontsize=7, color="#444444",
                  ha="left", va="bottom")
-    fig.tight_layout(rect=(0, 0.03, 1, 0.95 if axes_count else 1))
+    fig.tight_layout(rect=(0, 0.03, 1, top if axes_count else 1))
 
 
 def plot_bars(exp: rd.Experiment, plt):
@@ -340,7 +348,98 @@ def plot_lines(exp: rd.Experiment, plt):
     return fig
 
 
-PLOTTERS = {"bars": plot_bars, "lines": plot_lines}
+def speedup_pairs(exp: rd.Experiment, metric: str) -> list[tuple[dict, dict, float]]:
+    """(candidate, baseline, speedup) for every candidate point of the
+    experiment's verdict rule that has a baseline point alike in app, dataset,
+    device and axes less the rule's "vary" axes; the speedup is the baseline
+    median over the candidate median (time metrics) or the inverse (rates)."""
+    rule = exp.spec.get("verdict") or {}
+    vary = verdict_rules.selection.vary_axes(rule)
+    base_matcher, cand_matcher = rule.get("baseline") or {}, rule.get("candidate") or {}
+    points = [p for p in rd.not_skipped(exp.points) if rd.stat(p, metric) is not None]
+    bases = [p for p in points if rd.matches(p, base_matcher)]
+    pairs = []
+    for c in points:
+        if rd.matches(c, base_matcher) or not rd.matches(c, {**cand_matcher, "params": {
+                k: v for k, v in (cand_matcher.get("params") or {}).items() if k not in vary}}):
+            continue
+        alike = [b for b in bases if b.get("app") == c.get("app") and rd.dataset_label(b) == rd.dataset_label(c)
+                 and rd.device_key(b) == rd.device_key(c) and verdict_rules.selection.same_axes(b, c, vary)]
+        if not alike:
+            continue
+        b = alike[0]
+        bv, cv = rd.stat(b, metric), rd.stat(c, metric)
+        if bv and cv:
+            pairs.append((c, b, cv / bv if rd.higher_is_better(metric) else bv / cv))
+    return pairs
+
+
+def plot_speedup(exp: rd.Experiment, plt):
+    """plot: {"kind": "speedup", "x": ..., "y": metric}: the verdict rule's
+    candidate over its baseline, a panel per device and app."""
+    spec = exp.spec.get("plot") or {}
+    x_name = str(spec.get("x", "size_bytes"))
+    metric = str(spec.get("y", "total_ms"))
+    rule = exp.spec.get("verdict") or {}
+    vary = verdict_rules.selection.vary_axes(rule)
+    panels: dict[tuple, dict[str, list]] = {}
+    for c, _, speedup in speedup_pairs(exp, metric):
+        x = rd.x_value(c, x_name)
+        if x is None:
+            continue
+        axes = rd.point_axes(c)
+        line = " ".join(f"{k}={rd.value_text(axes[k])}" for k in vary if k in axes) or rd.series_name(c)
+        panel = (rd.device_label(rd.device_key(c)), str(c.get("app", "")))
+        panels.setdefault(panel, {}).setdefault(line, []).append((x, speedup))
+    cols = min(4, max(1, len(panels)))
+    rows = max(1, -(-len(panels) // cols))
+    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.4 * rows), squeeze=False)
+    colors = plt.get_cmap("tab10").colors
+    styles = ["-", "--", ":", "-."]
+    names = sorted({n for lines in panels.values() for n in lines})
+    # lines told apart by colour (first vary axis) and style (the rest)
+    firsts = sorted({n.split(" ")[0] for n in names})
+    rests = sorted({" ".join(n.split(" ")[1:]) for n in names})
+    threshold = rule.get("min_speedup")
+    for ax, (panel, lines) in zip(axes.flat, sorted(panels.items())):
+        for name in names:
+            if name not in lines:
+                continue
+            xy = sorted(lines[name])
+            ax.plot([v[0] for v in xy], [v[1] for v in xy], marker="o", markersize=4, label=name,
+                    color=colors[firsts.index(name.split(" ")[0]) % len(colors)],
+                    linestyle=styles[rests.index(" ".join(name.split(" ")[1:])) % len(styles)])
+        ax.axhline(1.0, color="#888888", linestyle="--", linewidth=0.8)
+        if isinstance(threshold, (int, float)):
+            ax.axhline(float(threshold), color=ERROR_COLOR, linestyle=":", linewidth=0.8)
+        xs = sorted({v[0] for xy in lines.values() for v in xy})
+        if xs and len(xs) <= 12:
+            ax.set_xticks(xs)
+            ax.set_xticklabels([rd.value_text(v) for v in xs])
+            ax.minorticks_off()
+        ax.set_title(f"{panel[1]} @ {panel[0]}", fontsize=9)
+        ax.set_xlabel(x_name, fontsize=8)
+        ax.set_ylabel(f"speedup ({metric})", fontsize=8)
+        ax.grid(alpha=0.3)
+    for ax in list(axes.flat)[len(panels):]:
+        ax.axis("off")
+    if not panels:
+        axes[0][0].text(0.5, 0.5, "no candidate point of the verdict rule has a baseline to pair with",
+                        ha="center", va="center", fontsize=9, transform=axes[0][0].transAxes)
+    if panels:
+        handles, labels = [], []
+        for ax in axes.flat:
+            for h, lab in zip(*ax.get_legend_handles_labels()):
+                if lab not in labels:
+                    handles.append(h)
+                    labels.append(lab)
+        fig.legend(handles, labels, loc="upper center", fontsize=8, ncol=min(len(labels), 6),
+                   bbox_to_anchor=(0.5, 0.955 - 0.01 * rows))
+    _finish(fig, exp, rows * cols, top=0.935 - 0.012 * rows)
+    return fig
+
+
+PLOTTERS = {"bars": plot_bars, "lines": plot_lines, "speedup": plot_speedup}
 
 
 def main(argv=None) -> int:

@@ -123,6 +123,46 @@ class PlotTest(unittest.TestCase):
             plt.close(fig)
 
     @unittest.skipUnless(HAVE_MPL, "matplotlib is not installed")
+    def test_speedup_pairs_candidates_with_baselines_per_app(self):
+        plt, P, rd = headless()
+
+        def point(app, gpus, n, fraction, status="ok"):
+            return C.make_v2_point(variant="multi", app=app, axes={"gpus": str(gpus), "n": str(n)},
+                                   fraction=fraction, status=status)
+        points = [point(app, 1, n, 0.4) for app in ("a", "b") for n in (4, 16)]
+        points += [point("a", 2, 4, 0.8), point("a", 2, 16, 0.6), point("b", 2, 4, 0.5),
+                   point("b", 2, 16, 0.9, status="skipped"),  # skipped: not drawn
+                   point("c", 2, 4, 0.8)]  # no baseline: not drawn
+        rule = {"kind": "faster", "candidate": {"variant": "multi", "params": {"gpus": 2}},
+                "baseline": {"variant": "multi", "params": {"gpus": 1}}, "metric": "total_ms",
+                "min_speedup": 1.5, "vary": ["gpus"]}
+        doc = C.make_document_v2(points, verdict=rule, experiment_id="x.speedup")
+        doc["experiment"]["plot"] = {"kind": "speedup", "x": "n"}
+        exp = rd.merge_experiments([doc])[0]
+
+        def expected(app, n, fraction):
+            base = rd.stat(point(app, 1, n, 0.4), "total_ms")
+            return round(base / rd.stat(point(app, 2, n, fraction), "total_ms"), 6)
+        fig = P.plot_speedup(exp, plt)
+        try:
+            drawn = {ax.get_title(): ax for ax in fig.axes if ax.get_title()}
+            self.assertEqual(sorted(drawn), ["a @ cuda:0 (NVIDIA H100 80GB HBM3)",
+                                             "b @ cuda:0 (NVIDIA H100 80GB HBM3)"])
+            (a,) = [ln for ln in drawn["a @ cuda:0 (NVIDIA H100 80GB HBM3)"].get_lines() if ln.get_label() == "gpus=2"]
+            self.assertEqual(list(a.get_xdata()), [4.0, 16.0])
+            self.assertEqual([round(y, 6) for y in a.get_ydata()], [expected("a", 4, 0.8), expected("a", 16, 0.6)])
+            self.assertGreater(a.get_ydata()[0], 1.0)
+            (b,) = [ln for ln in drawn["b @ cuda:0 (NVIDIA H100 80GB HBM3)"].get_lines() if ln.get_label() == "gpus=2"]
+            self.assertEqual(list(b.get_xdata()), [4.0])
+            self.assertEqual([round(y, 6) for y in b.get_ydata()], [expected("b", 4, 0.5)])
+            # the 1x and min_speedup guides
+            guides = sorted(ln.get_ydata()[0] for ln in drawn["b @ cuda:0 (NVIDIA H100 80GB HBM3)"].get_lines()
+                            if ln.get_label().startswith("_"))
+            self.assertEqual(guides, [1.0, 1.5])
+        finally:
+            plt.close(fig)
+
+    @unittest.skipUnless(HAVE_MPL, "matplotlib is not installed")
     def test_bars_leave_skipped_points_out(self):
         plt, P, rd = headless()
 
