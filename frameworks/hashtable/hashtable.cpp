@@ -4,8 +4,10 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "frameworks/hashtable/sepo_point.h"
+#include "harness/core/parallel.h"
 #include "harness/core/registry.h"
 
 namespace harness::hashtable {
@@ -30,27 +32,43 @@ std::uint32_t entry_bytes(Organization org, std::uint32_t key_bytes, std::uint32
   return align(kEntryHeaderBytes + key + value);
 }
 
-std::uint64_t walk_host_table(std::span<const std::uint64_t> cpu_heads,
-                              const std::function<void(const HostEntry&)>& visit,
-                              Organization org) {
-  std::uint64_t entries = 0;
-  const bool multi = org == Organization::multi_valued;
-  for (const std::uint64_t head : cpu_heads) {
-    for (std::uint64_t p = head; p != 0;) {
-      const auto* e = reinterpret_cast<const std::uint32_t*>(static_cast<std::uintptr_t>(p));
-      const std::uint32_t key_bytes = e[3] & 0xffff, value_bytes = e[3] >> 16;
-      if (multi) {
-        std::uint64_t values;
-        std::memcpy(&values, e + 4, sizeof values);
-        visit(HostEntry{e + 8, key_bytes, nullptr, value_bytes, values, e[7]});
-      } else {
-        visit(HostEntry{e + 4, key_bytes, e + 4 + (key_bytes + 3) / 4, value_bytes});
-      }
-      ++entries;
-      std::memcpy(&p, e, sizeof p);
-    }
+namespace {
+
+// The entry at CPU address `p` as the host sees it; `next` its chain's next.
+HostEntry host_entry(std::uint64_t p, bool multi, std::uint64_t& next) {
+  const auto* e = reinterpret_cast<const std::uint32_t*>(static_cast<std::uintptr_t>(p));
+  std::memcpy(&next, e, sizeof next);
+  const std::uint32_t key_bytes = e[3] & 0xffff, value_bytes = e[3] >> 16;
+  if (multi) {
+    std::uint64_t values;
+    std::memcpy(&values, e + 4, sizeof values);
+    return HostEntry{e + 8, key_bytes, nullptr, value_bytes, values, e[7]};
   }
-  return entries;
+  return HostEntry{e + 4, key_bytes, e + 4 + (key_bytes + 3) / 4, value_bytes};
+}
+
+}  // namespace
+
+std::uint64_t walk_buckets_parallel(
+    std::span<const std::uint64_t> cpu_heads, unsigned workers,
+    const std::function<void(unsigned, std::span<const HostEntry>)>& visit, Organization org) {
+  workers = std::max(1u, workers);
+  const bool multi = org == Organization::multi_valued;
+  std::vector<std::uint64_t> entries(workers, 0);
+  const std::size_t n = cpu_heads.size();
+  parallel_for(workers, [&](unsigned w) {
+    std::vector<HostEntry> chain;
+    for (std::size_t b = n * w / workers; b < n * (w + 1) / workers; ++b) {
+      chain.clear();
+      for (std::uint64_t p = cpu_heads[b]; p != 0;) chain.push_back(host_entry(p, multi, p));
+      if (chain.empty()) continue;
+      entries[w] += chain.size();
+      visit(w, chain);
+    }
+  });
+  std::uint64_t total = 0;
+  for (std::uint64_t e : entries) total += e;
+  return total;
 }
 
 namespace {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <vector>
 
 namespace harness::hashtable {
 
@@ -40,12 +41,18 @@ struct HostEntry {
   std::uint32_t count = 1;   // values of the entry
 };
 
-// Walks every bucket's chain from its CPU head through the entries' CPU next
-// pointers (host arena addresses), calling `visit` for each entry; returns the
-// entries visited.
-std::uint64_t walk_host_table(std::span<const std::uint64_t> cpu_heads,
-                              const std::function<void(const HostEntry&)>& visit,
-                              Organization org = Organization::combining);
+// The final table read on the host: every bucket's chain followed from its
+// CPU head through the entries' CPU next pointers (host arena addresses).
+// The buckets are cut into `workers` contiguous ranges, each walked on its
+// own thread, calling visit(worker, chain) with
+// the entries of each non-empty bucket's chain, newest first. Every entry of
+// a key lies in its bucket's chain (all iterations' arenas), so an app
+// combines a key's entries within one call and no key spans two workers.
+// Returns the entries visited; rethrows a visitor's exception.
+std::uint64_t walk_buckets_parallel(
+    std::span<const std::uint64_t> cpu_heads, unsigned workers,
+    const std::function<void(unsigned worker, std::span<const HostEntry> chain)>& visit,
+    Organization org);
 
 // Calls `fn` with each value's words of a multi-valued entry (newest first),
 // or with the one value of a basic or combining entry.

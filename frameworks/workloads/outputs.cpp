@@ -85,6 +85,26 @@ void TableOutput::add(std::string_view key, std::span<const std::int64_t> ints,
   finished_ = false;
 }
 
+void TableOutput::append(TableOutput&& other) {
+  if (other.int_columns_ != int_columns_ || other.real_columns_ != real_columns_ ||
+      other.has_list_ != has_list_)
+    throw std::logic_error("table append: the tables have different columns");
+  if (rows() == 0) {
+    *this = std::move(other);
+    finished_ = false;
+    return;
+  }
+  const std::uint64_t key_base = keys_.size(), list_base = lists_.size();
+  keys_.append(other.keys_);
+  for (std::uint64_t end : other.key_end_) key_end_.push_back(key_base + end);
+  ints_.insert(ints_.end(), other.ints_.begin(), other.ints_.end());
+  reals_.insert(reals_.end(), other.reals_.begin(), other.reals_.end());
+  lists_.insert(lists_.end(), other.lists_.begin(), other.lists_.end());
+  for (std::uint64_t end : other.list_end_) list_end_.push_back(list_base + end);
+  other = TableOutput(int_columns_, real_columns_, has_list_);
+  finished_ = false;
+}
+
 std::string_view TableOutput::key(std::size_t row) const {
   const std::uint64_t begin = row == 0 ? 0 : key_end_[row - 1];
   return std::string_view(keys_).substr(begin, key_end_[row] - begin);

@@ -51,6 +51,11 @@ class TableOutput final : public Output {
   void add(std::string_view key, std::span<const std::int64_t> ints,
            std::span<const double> reals = {}, std::span<const std::int64_t> list = {});
 
+  // Moves `other`'s rows (a table of the same columns, built on another
+  // thread, say) to the end of this one: its arenas appended, no row copied
+  // one by one. std::logic_error when the columns differ.
+  void append(TableOutput&& other);
+
   std::size_t rows() const { return key_end_.size(); }
   std::string_view key(std::size_t row) const;
   std::span<const std::int64_t> ints(std::size_t row) const;

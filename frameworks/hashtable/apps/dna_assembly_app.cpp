@@ -3,11 +3,13 @@
 // edge bit, right edge bit), combined by adding the count and OR-ing the
 // edge masks (apps/dna_assembly.clh; the workload's definition,
 // frameworks/workloads/dna_assembly).
-#include <string_view>
-#include <unordered_map>
+#include <vector>
 
 #include "frameworks/hashtable/sepo_app.h"
 #include "frameworks/workloads/dna_assembly/dna_format.h"
+#include "frameworks/workloads/dna_assembly/dna_part_table.h"
+#include "frameworks/workloads/dna_assembly/dna_parts_output.h"
+#include "harness/core/parallel.h"
 
 namespace harness::hashtable {
 namespace {
@@ -21,29 +23,30 @@ class DnaAssemblyApp final : public SepoApp {
   RecordShape shape(const std::uint8_t*, std::size_t size) const override {
     return {size / dna::kRecordBytes, dna::kPartBases, 12};
   }
+  // Each worker walks a range of buckets. A part's entries (one per
+  // iteration that inserted it) share its bucket's chain, so they are
+  // combined there and the worker's table of packed parts holds distinct
+  // parts; the answer is the CPU-MT baseline's (dna_parts_output.h), decoded
+  // untimed in finish().
   std::unique_ptr<workloads::Output> collect(std::span<const std::uint64_t> heads, Organization org,
                                              std::uint64_t& entries) const override {
-    struct Part {
-      std::int64_t count = 0, left = 0, right = 0;
-    };
-    // Keys point into the host arenas, which outlive the output's finish().
-    std::unordered_map<std::string_view, Part> parts;
-    entries = walk_host_table(
-        heads,
-        [&parts](const HostEntry& e) {
-          Part& p = parts[std::string_view(reinterpret_cast<const char*>(e.key), e.key_bytes)];
-          p.count += e.value[0];
-          p.left |= e.value[1];
-          p.right |= e.value[2];
+    const unsigned workers = workers_for(heads.size(), 0, 16384);
+    std::vector<dna::PartTable> tables;
+    for (unsigned w = 0; w < workers; ++w) tables.emplace_back(heads.size() / workers);
+    entries = walk_buckets_parallel(
+        heads, workers,
+        [&tables](unsigned w, std::span<const HostEntry> chain) {
+          for (const HostEntry& e : chain) {
+            dna::PartSlot part;
+            part.key = dna::pack_part(reinterpret_cast<const std::uint8_t*>(e.key));
+            part.count = e.value[0];
+            part.left = static_cast<std::uint16_t>(e.value[1]);
+            part.right = static_cast<std::uint16_t>(e.value[2]);
+            tables[w].add(part, dna::part_hash(part.key));
+          }
         },
         org);
-    auto table = dna::parts_table();
-    table->reserve(parts.size(), parts.size() * dna::kPartBases);
-    for (const auto& [key, p] : parts) {
-      const std::int64_t ints[3] = {p.count, p.left, p.right};
-      table->add(key, ints);
-    }
-    return table;
+    return std::make_unique<dna::PackedPartsOutput>(std::move(tables));
   }
 };
 

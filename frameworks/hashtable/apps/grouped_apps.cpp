@@ -9,40 +9,57 @@
 #include <algorithm>
 #include <cstring>
 #include <string_view>
-#include <unordered_map>
+#include <vector>
 
 #include "frameworks/hashtable/sepo_app.h"
 #include "frameworks/workloads/geo_location/geo_location_format.h"
 #include "frameworks/workloads/patent_citation/patent_citation_format.h"
 #include "harness/core/errors.h"
+#include "harness/core/parallel.h"
 
 namespace harness::hashtable {
 namespace {
 
 class GroupedApp : public SepoApp {
  public:
+  // Each worker walks a range of buckets into its own table: a key's entries
+  // (several records' under basic, several iterations' under multi-valued)
+  // all lie in its bucket's chain, so a chain sorted by key gives each key's
+  // row; the workers' tables are then appended into one.
   std::unique_ptr<workloads::Output> collect(std::span<const std::uint64_t> heads, Organization org,
                                              std::uint64_t& entries) const override {
-    // Keys point into the host arenas; TableOutput copies them.
-    std::unordered_map<std::string_view, std::vector<std::int64_t>> groups;
-    std::uint64_t key_bytes = 0;
-    entries = walk_host_table(
-        heads,
-        [&](const HostEntry& e) {
-          if (e.count == 0) return;  // a key entry whose values were postponed
-          auto [it, fresh] = groups.try_emplace(
-              std::string_view(reinterpret_cast<const char*>(e.key), e.key_bytes));
-          if (fresh) key_bytes += e.key_bytes;
-          for_each_value(e, [&it](const std::uint32_t* v) { it->second.push_back(v[0]); });
+    const unsigned workers = workers_for(heads.size(), 0, 16384);
+    std::vector<workloads::TableOutput> tables;
+    for (unsigned w = 0; w < workers; ++w) tables.emplace_back(1, 0, true);
+    entries = walk_buckets_parallel(
+        heads, workers,
+        [&tables](unsigned w, std::span<const HostEntry> chain) {
+          std::vector<const HostEntry*> order;
+          for (const HostEntry& e : chain) {
+            if (e.count != 0) order.push_back(&e);  // 0: a key entry whose values were postponed
+          }
+          std::stable_sort(order.begin(), order.end(), [](const HostEntry* a, const HostEntry* b) {
+            return key_of(*a) < key_of(*b);
+          });
+          std::vector<std::int64_t> values;
+          for (std::size_t i = 0; i < order.size();) {
+            const std::string_view key = key_of(*order[i]);
+            values.clear();
+            for (; i < order.size() && key_of(*order[i]) == key; ++i)
+              for_each_value(*order[i],
+                             [&values](const std::uint32_t* v) { values.push_back(v[0]); });
+            const auto count = static_cast<std::int64_t>(values.size());
+            tables[w].add(key, std::span<const std::int64_t>(&count, 1), {}, values);
+          }
         },
         org);
-    auto table = std::make_unique<workloads::TableOutput>(1, 0, true);
-    table->reserve(groups.size(), key_bytes);
-    for (const auto& [key, values] : groups) {
-      const std::int64_t count = static_cast<std::int64_t>(values.size());
-      table->add(key, std::span<const std::int64_t>(&count, 1), {}, values);
-    }
-    return table;
+    for (unsigned w = 1; w < workers; ++w) tables[0].append(std::move(tables[w]));
+    return std::make_unique<workloads::TableOutput>(std::move(tables[0]));
+  }
+
+ private:
+  static std::string_view key_of(const HostEntry& e) {
+    return std::string_view(reinterpret_cast<const char*>(e.key), e.key_bytes);
   }
 };
 

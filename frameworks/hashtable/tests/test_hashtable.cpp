@@ -7,8 +7,10 @@
 // table through its CPU pointers (both entry layouts).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -411,13 +413,62 @@ TEST(HostTable, WalkFollowsCpuPointersAcrossArenas) {
   new_arena[5] = 3;
   const std::vector<std::uint64_t> heads = {0, addr(new_arena), 0};
   std::vector<std::uint32_t> seen;
-  const std::uint64_t n = hashtable::walk_host_table(heads, [&](const hashtable::HostEntry& e) {
-    seen.push_back(e.key[0]);
-    seen.push_back(e.value_bytes);
-    seen.push_back(e.value[0]);
-  });
+  const std::uint64_t n = hashtable::walk_buckets_parallel(
+      heads, 1,
+      [&](unsigned, std::span<const hashtable::HostEntry> chain) {
+        for (const hashtable::HostEntry& e : chain) {
+          seen.push_back(e.key[0]);
+          seen.push_back(e.value_bytes);
+          seen.push_back(e.value[0]);
+        }
+      },
+      hashtable::Organization::combining);
   EXPECT_EQ(n, 2u);
   EXPECT_EQ(seen, (std::vector<std::uint32_t>{43, 4, 3, 42, 8, 1}));
+}
+
+// The walk on several threads: every non-empty bucket's chain reaches one
+// worker whole and in order, each bucket exactly once, whatever the number
+// of workers (more workers than buckets included).
+TEST(HostTable, ParallelWalkGivesEachChainWholeToOneWorker) {
+  constexpr std::uint32_t kBuckets = 97, kEntries = 1000;
+  std::vector<std::array<std::uint32_t, 6>> arena(kEntries);  // 8-byte header, 2 words
+  std::vector<std::uint64_t> heads(kBuckets, 0);
+  std::vector<std::vector<std::uint32_t>> chains(kBuckets);  // expected, newest first
+  for (std::uint32_t i = 0; i < kEntries; ++i) {
+    const std::uint32_t b = (i * 7919u) % kBuckets % 61;  // buckets 61-96 stay empty
+    std::array<std::uint32_t, 6>& e = arena[i];
+    std::memcpy(e.data(), &heads[b], 8);  // pushed at the head
+    e[3] = 4 | 4 << 16;
+    e[4] = b;  // key: its bucket
+    e[5] = i;  // value: its number
+    heads[b] = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(e.data()));
+    chains[b].insert(chains[b].begin(), i);
+  }
+  for (unsigned workers : {1u, 4u, 200u}) {
+    SCOPED_TRACE(workers);
+    std::vector<std::vector<std::uint32_t>> seen(kBuckets);
+    std::vector<unsigned> calls(kBuckets, 0);
+    std::mutex mutex;
+    const std::uint64_t n = hashtable::walk_buckets_parallel(
+        heads, workers,
+        [&](unsigned w, std::span<const hashtable::HostEntry> chain) {
+          ASSERT_LT(w, workers);
+          const std::uint32_t b = chain[0].key[0];
+          std::lock_guard lock(mutex);
+          ++calls[b];
+          for (const hashtable::HostEntry& e : chain) {
+            EXPECT_EQ(e.key[0], b);
+            seen[b].push_back(e.value[0]);
+          }
+        },
+        hashtable::Organization::combining);
+    EXPECT_EQ(n, kEntries);
+    for (std::uint32_t b = 0; b < kBuckets; ++b) {
+      EXPECT_EQ(calls[b], chains[b].empty() ? 0u : 1u) << b;
+      EXPECT_EQ(seen[b], chains[b]) << b;
+    }
+  }
 }
 
 // A multi-valued key entry: its values through their own CPU pointers.
@@ -438,9 +489,11 @@ TEST(HostTable, WalkMultiValuedEntryAndItsValues) {
   const std::vector<std::uint64_t> heads = {addr(key_entry)};
   std::vector<std::uint32_t> values;
   std::string key;
-  const std::uint64_t n = hashtable::walk_host_table(
-      heads,
-      [&](const hashtable::HostEntry& e) {
+  const std::uint64_t n = hashtable::walk_buckets_parallel(
+      heads, 1,
+      [&](unsigned, std::span<const hashtable::HostEntry> chain) {
+        ASSERT_EQ(chain.size(), 1u);
+        const hashtable::HostEntry& e = chain[0];
         key.assign(reinterpret_cast<const char*>(e.key), e.key_bytes);
         EXPECT_EQ(e.count, 2u);
         hashtable::for_each_value(e, [&](const std::uint32_t* v) { values.push_back(v[0]); });
