@@ -174,7 +174,7 @@ class Sl1Point final : public workloads::WorkloadPoint {
     w.items("bytes", ctx_.input_size)
         .reads(level::dram, ctx_.input_size, "kernel")
         .writes(level::dram, written, "kernel")
-        .writes(level::d2h, app_->copied_out(), "copy_out", "d2h_pageable");
+        .writes(level::d2h, app_->copied_out(), "copy_out", "d2h_pinned");
     return w;
   }
 
