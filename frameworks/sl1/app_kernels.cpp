@@ -44,6 +44,15 @@ backend::Buffer padded_copy(backend::Device& device, const void* data, std::size
   return b;
 }
 
+// A read whose bytes the host uses next. Queue commands are asynchronous:
+// CUDA's copy into pageable memory happens to return when done, its copy into
+// pinned memory does not, so the read is followed by finish().
+void read_now(backend::Queue& q, void* dst, const backend::Buffer& src, std::size_t offset,
+              std::size_t bytes) {
+  q.read(dst, src, offset, bytes);
+  q.finish();
+}
+
 // Upper: the text rewritten in place, read back whole.
 class UpperKernel final : public AppKernel {
  public:
@@ -69,7 +78,7 @@ class UpperKernel final : public AppKernel {
   // Into pinned memory kept from run to run; the output views it (a run's
   // output is checked before the next run overwrites it).
   std::unique_ptr<Output> read_output(backend::Queue& q, const Launch& l) override {
-    if (l.size) q.read(text_->data(), *l.text, 0, l.size);
+    if (l.size) read_now(q, text_->data(), *l.text, 0, l.size);
     copied_ = l.size;
     return std::make_unique<workloads::BytesOutput>(text_->data(), l.size);
   }
@@ -103,7 +112,7 @@ class WcKernel final : public AppKernel {
     }
   }
   std::unique_ptr<Output> read_output(backend::Queue& q, const Launch& l) override {
-    q.read(host_.data(), counts_, 0, host_.size() * sizeof(std::uint32_t));
+    read_now(q, host_.data(), counts_, 0, host_.size() * sizeof(std::uint32_t));
     std::int64_t lines = 0, words = 0;
     for (std::uint64_t t = 0; t < threads_; ++t) {
       lines += host_[2 * t];
@@ -159,10 +168,10 @@ class GrepKernel final : public AppKernel {
   }
   std::unique_ptr<Output> read_output(backend::Queue& q, const Launch&) override {
     std::uint32_t found = 0;
-    q.read(&found, found_, 0, sizeof(found));
+    read_now(q, &found, found_, 0, sizeof(found));
     auto out = std::make_unique<workloads::OffsetsOutput>();
     out->offsets().resize(found);
-    if (found) q.read(out->offsets().data(), offsets_, 0, found * sizeof(std::uint64_t));
+    if (found) read_now(q, out->offsets().data(), offsets_, 0, found * sizeof(std::uint64_t));
     copied_ = sizeof(found) + found * sizeof(std::uint64_t);
     return out;  // finish() sorts: the work-items' matches arrive in any order
   }
@@ -208,7 +217,7 @@ class KmeansKernel final : public AppKernel {
   }
   std::unique_ptr<Output> read_output(backend::Queue& q, const Launch& l) override {
     namespace km = workloads::kmeans_particles;
-    if (l.size) q.read(records_->data(), *l.text, 0, l.size);
+    if (l.size) read_now(q, records_->data(), *l.text, 0, l.size);
     const std::size_t n = l.size / kRecord;
     auto out = std::make_unique<km::ClusterIdsOutput>(n, k_);
     for (std::size_t i = 0; i < n; ++i) {
@@ -302,7 +311,7 @@ class OpinionKernel final : public AppKernel {
              l.lines, l.monitor, *l.stats, local_memory(l.local_bytes));
   }
   std::unique_ptr<Output> read_output(backend::Queue& q, const Launch&) override {
-    q.read(host_.data(), counts_, 0, host_.size() * sizeof(std::int32_t));
+    read_now(q, host_.data(), counts_, 0, host_.size() * sizeof(std::int32_t));
     workloads::opinion::Tally t;
     for (std::uint64_t i = 0; i < threads_; ++i) {
       t.tweets += host_[5 * i];

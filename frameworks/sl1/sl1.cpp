@@ -162,6 +162,7 @@ class Sl1Point final : public workloads::WorkloadPoint {
                                              : launch_.lines;
     if (software_cached(def_.mode)) {
       q.read(stats_host_.data(), stats_, 0, stats_host_.size() * sizeof(std::uint32_t));
+      q.finish();
       for (const auto& [name, value] : stat_counters(stats_host_, app_->structures()))
         m.counters[name] = value;
     }
