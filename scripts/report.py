@@ -328,6 +328,33 @@ def summary_section(verdicts: list[verdict_rules.Verdict]) -> list[str]:
     return out
 
 
+def time_section(docs: list[dict], paths: list[str]) -> list[str]:
+    """Each results file's wall time (its experiment on its backends and
+    preset) and their sum: a resumed or sharded reproduction still adds up
+    to the suite's time."""
+    rows, total, unknown = [], 0.0, 0
+    for doc, path in zip(docs, paths):
+        exp = doc.get("experiment") or {}
+        backends = sorted({str(p.get("backend")) for p in doc.get("points", []) if p.get("status") != "skipped"})
+        w = rd.wall_seconds(doc)
+        if w is None:
+            unknown += 1
+        else:
+            total += w
+        rows.append([f"`{os.path.basename(path)}`", exp.get("id", "?"), exp.get("preset", "-"),
+                     ", ".join(backends) or "-", len(doc.get("points", [])),
+                     "yes" if doc.get("complete") else "no", "-" if w is None else f"{w:.1f}"])
+    out = ["## Time", "",
+           "Wall time of each results file, from the start of its run to its last rewrite (`wall_s`; "
+           "`updated_at` - `started_at` for older files), and the sum.", ""]
+    rows.append(["**total**", "", "", "", sum(len(d.get("points", [])) for d in docs), "",
+                 f"**{total:.1f}** s ({total / 60:.1f} min)" + (f", {unknown} file(s) without a time" if unknown
+                                                                 else "")])
+    out += table(["file", "experiment", "preset", "backends", "points", "complete", "wall s"], rows)
+    out.append("")
+    return out
+
+
 def anchor(experiment_id: str) -> str:
     """GitHub-style heading anchor of '## <id> — <title>' is hard to predict;
     link to an explicit anchor instead (written before each section)."""
@@ -349,6 +376,7 @@ def build_report(docs: list[dict], paths: list[str], out_dir: str) -> tuple[str,
              "ceiling measured on the same device. Verdicts are evaluated per backend/device: "
              "**holds**, **does not hold** or **not run**; skipped points are ignored by them.", ""]
     lines += summary_section(all_verdicts)
+    lines += time_section(docs, paths)
     env_lines, doc_env = environment_section(docs, paths)
     lines += env_lines
     lines += ceilings_section(docs)

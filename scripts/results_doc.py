@@ -30,6 +30,7 @@ repetitions, no summary.
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
 import math
 import re
@@ -72,6 +73,28 @@ def load_document(path: str) -> dict:
 def load_documents(paths: Iterable[str]) -> list[dict]:
     """load_document of each path, in order."""
     return [load_document(p) for p in paths]
+
+
+def _parse_time(text) -> _dt.datetime | None:
+    if not isinstance(text, str):
+        return None
+    try:
+        return _dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def wall_seconds(doc: dict) -> float | None:
+    """What the run of a document cost in wall time: its "wall_s", or for
+    documents written before that was recorded updated_at - started_at
+    (whole seconds); None when neither can be read."""
+    w = doc.get("wall_s")
+    if isinstance(w, (int, float)) and not isinstance(w, bool) and w >= 0:
+        return float(w)
+    start, end = _parse_time(doc.get("started_at")), _parse_time(doc.get("updated_at"))
+    if start is None or end is None or end < start:
+        return None
+    return (end - start).total_seconds()
 
 
 @dataclass

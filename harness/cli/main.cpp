@@ -35,6 +35,9 @@ commands:
                                        skips experiments already complete in DIR/results
                                        for this build, preset and devices (--force reruns);
                                        --shard I/N runs every N-th experiment from the I-th
+  reproduce --dry-run [same options]   what would run or be kept, each experiment's last
+                                       wall time (DIR/results, else results/reference/) and
+                                       their sum; runs and writes nothing
   reproduce --report-only [--out-dir DIR]
                                        figures and report from DIR/results/*.json, no runs
   report --out-dir OUT PATH...         one report from results files, results folders or

@@ -10,6 +10,7 @@
 
 #include "harness/cli/args.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/last_time.h"
 #include "harness/cli/report.h"
 #include "harness/cli/resume.h"
 #include "harness/core/environment.h"
@@ -79,13 +80,57 @@ int report_only(const Args& a) {
   return write_report(out_dir, files, "reproduce");
 }
 
+// --dry-run: what a run would do, nothing run or written: each experiment,
+// whether it runs or is kept (the resume check), and the wall time its run
+// last took, from the document it would replace or from the checked-in
+// reference documents of this preset and backend; then the sum of what would
+// run.
+int dry_run(const std::vector<Experiment>& experiments, const RunOptions& base,
+            const std::string& out_dir, bool force, const nlohmann::json& environment) {
+  std::optional<std::string> restriction;
+  if (base.backend) restriction = backend::kind_name(*base.backend);
+  const std::string reference_dir = std::string(HARNESS_SOURCE_DIR) + "/results/reference";
+  std::cout << fmt::format("reproduce --dry-run: {} experiments, preset {}, into {}\n",
+                           experiments.size(), base.preset, out_dir);
+  std::cout << fmt::format("{:<28} {:<6} {:>10}  {}\n", "experiment", "would", "last s",
+                           "from (why it runs)");
+  double total = 0;
+  int running = 0, unknown = 0;
+  for (const auto& e : experiments) {
+    const std::string path = out_dir + "/results/" + results_file_name(e.id, base.backend);
+    ResumeCheck check;
+    if (!force) {
+      check =
+          check_resume_file(path, ResumeTarget{e.id, base.preset, backends_used(e, base.backend),
+                                               restriction, environment});
+    }
+    const LastTime t =
+        last_wall_time(e.id, base.preset, restriction.value_or(""), path, reference_dir);
+    if (!check.skip) {
+      ++running;
+      if (t.seconds)
+        total += *t.seconds;
+      else
+        ++unknown;
+    }
+    std::string from = t.source.empty() ? "no earlier run" : t.source;
+    if (!check.skip && !check.reason.empty()) from += " (" + check.reason + ")";
+    std::cout << fmt::format("{:<28} {:<6} {:>10}  {}\n", e.id, check.skip ? "keep" : "run",
+                             t.seconds ? fmt::format("{:.1f}", *t.seconds) : "-", from);
+  }
+  std::cout << fmt::format("{} of {} would run: {:.1f} s ({:.1f} min) by their last times{}\n",
+                           running, experiments.size(), total, total / 60,
+                           unknown ? fmt::format(", {} without one", unknown) : "");
+  return 0;
+}
+
 }  // namespace
 
 int cmd_reproduce(const std::vector<std::string>& argv) {
   Args a(argv,
          {"experiments", "preset", "backend", "out-dir", "reps", "data-dir", "shard",
           "gpu-memory-budget"},
-         {"no-ceilings", "force", "report-only"});
+         {"no-ceilings", "force", "report-only", "dry-run"});
   if (!a.positional().empty()) throw UsageError("unexpected argument '" + a.positional()[0] + "'");
   std::optional<Shard> shard;
   if (auto s = a.get("shard")) shard = parse_shard(*s);
@@ -141,13 +186,14 @@ int cmd_reproduce(const std::vector<std::string>& argv) {
     std::cerr << fmt::format("reproduce: shard {}/{}: {} of {} experiments ({})\n", shard->index,
                              shard->count, experiments.size(), selected, ids);
   }
+  const nlohmann::json environment = environment_json();
+  std::optional<std::string> restriction;
+  if (base.backend) restriction = backend::kind_name(*base.backend);
+  if (a.flag("dry-run")) return dry_run(experiments, base, out_dir, force, environment);
   make_dirs(out_dir + "/results");
 
   std::cerr << fmt::format("reproduce: {} experiments, preset {}, into {}\n", experiments.size(),
                            base.preset, out_dir);
-  const nlohmann::json environment = environment_json();
-  std::optional<std::string> restriction;
-  if (base.backend) restriction = backend::kind_name(*base.backend);
   int status = 0;
   std::vector<std::string> files;
   for (const auto& e : experiments) {

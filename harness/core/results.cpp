@@ -30,6 +30,7 @@ ResultsDocument::ResultsDocument(std::string path, nlohmann::json experiment,
           {"ceilings", nlohmann::json::array()},
           {"started_at", utc_now_iso8601()},
           {"updated_at", utc_now_iso8601()},
+          {"wall_s", 0.0},
           {"complete", false},
           {"points", nlohmann::json::array()}};
   write();
@@ -52,6 +53,7 @@ void ResultsDocument::finish() {
 
 void ResultsDocument::write() {
   doc_["updated_at"] = utc_now_iso8601();
+  doc_["wall_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   const std::string tmp = path_ + ".tmp";
   {
     std::ofstream out(tmp, std::ios::trunc);

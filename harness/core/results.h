@@ -1,7 +1,10 @@
 // A results document (schema: results/schema/results.schema.json), rewritten
 // atomically after every point so that a crash loses nothing already measured.
+// Each rewrite records the wall time since the document was started
+// (`wall_s`): what the experiment has cost so far, summed by the report.
 #pragma once
 
+#include <chrono>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -28,6 +31,7 @@ class ResultsDocument {
   void write();
   std::string path_;
   nlohmann::json doc_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
 std::string utc_now_iso8601();

@@ -172,6 +172,27 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(verdicts["x.v2"]["verdict"], "does not hold")
         self.assertEqual(verdicts["x.v2"]["rule"], "fraction_of_ceiling")
 
+    def test_time_section_sums_each_files_wall_time(self):
+        a = C.make_document_v2([C.make_v2_point()], experiment_id="x.a")
+        a["wall_s"] = 12.5
+        b = C.make_document_v2([C.make_v2_point(), C.make_v2_point(variant="flat")], experiment_id="x.b")
+        b.pop("wall_s", None)  # an older file: updated_at - started_at
+        b["started_at"], b["updated_at"] = "2026-11-26T01:00:00Z", "2026-11-26T01:01:30Z"
+        paths = []
+        for name, doc in (("a.json", a), ("b.json", b)):
+            paths.append(os.path.join(self.tmp.name, name))
+            with open(paths[-1], "w", encoding="utf-8") as f:
+                json.dump(doc, f)
+        r = run(self.out, *paths)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        md = self.read("report.md")
+        section = md[md.index("## Time"):md.index("## Environments")]
+        self.assertIn("| `a.json` | x.a |", section)
+        self.assertIn("| 12.5 |", section)
+        self.assertIn("| `b.json` | x.b |", section)
+        self.assertIn("| 90.0 |", section)
+        self.assertIn("**102.5** s (1.7 min)", section)
+
     def test_unreadable_input_exit_2(self):
         self.assertEqual(run(self.out, os.path.join(self.tmp.name, "missing.json")).returncode, 2)
         junk = os.path.join(self.tmp.name, "junk.json")
