@@ -17,6 +17,7 @@
 #include "frameworks/workloads/outputs.h"
 #include "harness/core/cuts.h"
 #include "harness/core/errors.h"
+#include "harness/core/parallel.h"
 
 namespace harness::sl1 {
 namespace {
@@ -220,11 +221,17 @@ class KmeansKernel final : public AppKernel {
     if (l.size) read_now(q, records_->data(), *l.text, 0, l.size);
     const std::size_t n = l.size / kRecord;
     auto out = std::make_unique<km::ClusterIdsOutput>(n, k_);
-    for (std::size_t i = 0; i < n; ++i) {
-      std::int64_t id = 0;
-      std::memcpy(&id, records_->data() + i * kRecord + km::kClusterIdOffset, sizeof(id));
-      out->ids()[i] = static_cast<std::uint32_t>(id);
-    }
+    // Each record's cluster id, on every host core (a serial pass took 17 ms
+    // of 4 M records on an H100's host).
+    const std::uint8_t* records = records_->data();
+    std::uint32_t* ids = out->ids();
+    parallel_ranges(n, 0, std::size_t{1} << 16, [&](std::uint64_t begin, std::uint64_t end) {
+      for (std::uint64_t i = begin; i < end; ++i) {
+        std::int64_t id = 0;
+        std::memcpy(&id, records + i * kRecord + km::kClusterIdOffset, sizeof(id));
+        ids[i] = static_cast<std::uint32_t>(id);
+      }
+    });
     return out;
   }
   std::uint64_t copied_out() const override { return records_ ? records_->size() : 0; }
