@@ -350,24 +350,25 @@ def plot_lines(exp: rd.Experiment, plt):
 
 def speedup_pairs(exp: rd.Experiment, metric: str) -> list[tuple[dict, dict, float]]:
     """(candidate, baseline, speedup) for every candidate point of the
-    experiment's verdict rule that has a baseline point alike in app, dataset,
-    device and axes less the rule's "vary" axes; the speedup is the baseline
-    median over the candidate median (time metrics) or the inverse (rates)."""
+    experiment's verdict rule, at every value of the rule's "vary" axes (a
+    figure of 2, 3 and 4 GPUs over 1 where the rule judges 2), paired with its
+    baseline as the rule pairs them (verdict_rules.speedup.choose_baseline);
+    the speedup is the baseline median over the candidate median (time
+    metrics) or the inverse (rates)."""
     rule = exp.spec.get("verdict") or {}
     vary = verdict_rules.selection.vary_axes(rule)
-    base_matcher, cand_matcher = rule.get("baseline") or {}, rule.get("candidate") or {}
-    points = [p for p in rd.not_skipped(exp.points) if rd.stat(p, metric) is not None]
-    bases = [p for p in points if rd.matches(p, base_matcher)]
+    base_matcher, cand_matcher = rule.get("baseline") or {}, dict(rule.get("candidate") or {})
+    cand_matcher["params"] = {k: v for k, v in (cand_matcher.get("params") or {}).items() if k not in vary}
+    all_bases = [p for p in exp.points if rd.matches(p, base_matcher)]
+    bases = [p for p in rd.not_skipped(all_bases) if rd.stat(p, metric) is not None]
+    skipped_bases = [p for p in all_bases if p.get("status") == "skipped"]
     pairs = []
-    for c in points:
-        if rd.matches(c, base_matcher) or not rd.matches(c, {**cand_matcher, "params": {
-                k: v for k, v in (cand_matcher.get("params") or {}).items() if k not in vary}}):
+    for c in rd.not_skipped(exp.points):
+        if rd.matches(c, base_matcher) or not rd.matches(c, cand_matcher) or rd.stat(c, metric) is None:
             continue
-        alike = [b for b in bases if b.get("app") == c.get("app") and rd.dataset_label(b) == rd.dataset_label(c)
-                 and rd.device_key(b) == rd.device_key(c) and verdict_rules.selection.same_axes(b, c, vary)]
-        if not alike:
+        b = verdict_rules.speedup.choose_baseline(c, bases, metric, vary, skipped_bases)
+        if b is None:
             continue
-        b = alike[0]
         bv, cv = rd.stat(b, metric), rd.stat(c, metric)
         if bv and cv:
             pairs.append((c, b, cv / bv if rd.higher_is_better(metric) else bv / cv))

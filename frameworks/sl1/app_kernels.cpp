@@ -45,15 +45,6 @@ backend::Buffer padded_copy(backend::Device& device, const void* data, std::size
   return b;
 }
 
-// A read whose bytes the host uses next. Queue commands are asynchronous:
-// CUDA's copy into pageable memory happens to return when done, its copy into
-// pinned memory does not, so the read is followed by finish().
-void read_now(backend::Queue& q, void* dst, const backend::Buffer& src, std::size_t offset,
-              std::size_t bytes) {
-  q.read(dst, src, offset, bytes);
-  q.finish();
-}
-
 // Upper: the text rewritten in place, read back whole.
 class UpperKernel final : public AppKernel {
  public:
@@ -344,6 +335,12 @@ std::vector<std::uint64_t> AppKernel::cuts(const std::uint8_t* input, std::size_
                                            unsigned parts) const {
   const std::vector<std::size_t> c = line_cuts(input, size, parts);
   return {c.begin(), c.end()};
+}
+
+void read_now(backend::Queue& q, void* dst, const backend::Buffer& src, std::size_t offset,
+              std::size_t bytes) {
+  q.read(dst, src, offset, bytes);
+  q.finish();
 }
 
 std::unique_ptr<AppKernel> make_app_kernel(const std::string& app) {

@@ -56,6 +56,12 @@ class AppKernel {
   virtual std::uint64_t written_bytes(std::uint64_t /*size*/) const { return 0; }
 };
 
+// A read whose bytes the host uses next. Queue commands are asynchronous:
+// CUDA's copy into pageable memory happens to return when done, its copy into
+// pinned memory does not, so the read is followed by finish().
+void read_now(backend::Queue& q, void* dst, const backend::Buffer& src, std::size_t offset,
+              std::size_t bytes);
+
 std::unique_ptr<AppKernel> make_app_kernel(const std::string& app);
 const std::vector<std::string>& app_names();
 

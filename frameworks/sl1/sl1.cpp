@@ -161,8 +161,7 @@ class Sl1Point final : public workloads::WorkloadPoint {
                                              ? static_cast<double>(app_->structures().size())
                                              : launch_.lines;
     if (software_cached(def_.mode)) {
-      q.read(stats_host_.data(), stats_, 0, stats_host_.size() * sizeof(std::uint32_t));
-      q.finish();
+      read_now(q, stats_host_.data(), stats_, 0, stats_host_.size() * sizeof(std::uint32_t));
       for (const auto& [name, value] : stat_counters(stats_host_, app_->structures()))
         m.counters[name] = value;
     }

@@ -87,8 +87,7 @@ int report_only(const Args& a) {
 // run.
 int dry_run(const std::vector<Experiment>& experiments, const RunOptions& base,
             const std::string& out_dir, bool force, const nlohmann::json& environment) {
-  std::optional<std::string> restriction;
-  if (base.backend) restriction = backend::kind_name(*base.backend);
+  const std::string backend_name = base.backend ? backend::kind_name(*base.backend) : "";
   const std::string reference_dir = std::string(HARNESS_SOURCE_DIR) + "/results/reference";
   std::cout << fmt::format("reproduce --dry-run: {} experiments, preset {}, into {}\n",
                            experiments.size(), base.preset, out_dir);
@@ -99,13 +98,9 @@ int dry_run(const std::vector<Experiment>& experiments, const RunOptions& base,
   for (const auto& e : experiments) {
     const std::string path = out_dir + "/results/" + results_file_name(e.id, base.backend);
     ResumeCheck check;
-    if (!force) {
-      check =
-          check_resume_file(path, ResumeTarget{e.id, base.preset, backends_used(e, base.backend),
-                                               restriction, environment});
-    }
-    const LastTime t =
-        last_wall_time(e.id, base.preset, restriction.value_or(""), path, reference_dir);
+    if (!force)
+      check = check_resume_file(path, resume_target(e, base.preset, base.backend, environment));
+    const LastTime t = last_wall_time(e.id, base.preset, backend_name, path, reference_dir);
     if (!check.skip) {
       ++running;
       if (t.seconds)
@@ -187,8 +182,6 @@ int cmd_reproduce(const std::vector<std::string>& argv) {
                              shard->count, experiments.size(), selected, ids);
   }
   const nlohmann::json environment = environment_json();
-  std::optional<std::string> restriction;
-  if (base.backend) restriction = backend::kind_name(*base.backend);
   if (a.flag("dry-run")) return dry_run(experiments, base, out_dir, force, environment);
   make_dirs(out_dir + "/results");
 
@@ -201,9 +194,8 @@ int cmd_reproduce(const std::vector<std::string>& argv) {
     o.out_path = out_dir + "/results/" + results_file_name(e.id, base.backend);
     files.push_back(o.out_path);
     if (!force) {
-      ResumeTarget target{e.id, base.preset, backends_used(e, base.backend), restriction,
-                          environment};
-      ResumeCheck check = check_resume_file(o.out_path, target);
+      ResumeCheck check =
+          check_resume_file(o.out_path, resume_target(e, base.preset, base.backend, environment));
       if (check.skip) {
         std::cerr << fmt::format(
             "reproduce: {} complete for this build, preset and devices: skipped (--force reruns "

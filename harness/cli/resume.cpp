@@ -108,6 +108,13 @@ ResumeCheck check_resume_file(const std::string& path, const ResumeTarget& t) {
   return check_resume(doc, t);
 }
 
+ResumeTarget resume_target(const Experiment& e, const std::string& preset,
+                           std::optional<backend::Kind> backend, nlohmann::json environment) {
+  std::optional<std::string> restriction;
+  if (backend) restriction = backend::kind_name(*backend);
+  return ResumeTarget{e.id, preset, backends_used(e, backend), restriction, std::move(environment)};
+}
+
 std::set<std::string> backends_used(const Experiment& e, std::optional<backend::Kind> restriction) {
   using backend::Kind;
   const auto compiled = backend::compiled_kinds();

@@ -26,6 +26,11 @@ struct ResumeCheck {
   std::string reason;  // why it must run again ("" when skip, or when there is no document)
 };
 
+// The target of a run of `e` at `preset`, restricted to `backend` if given,
+// in this process' `environment` (environment_json()).
+ResumeTarget resume_target(const Experiment& e, const std::string& preset,
+                           std::optional<backend::Kind> backend, nlohmann::json environment);
+
 // Compares a results document with the run that would replace it. The
 // document is kept when it is complete, holds the same experiment, was made
 // by the same build (environment.harness_version, git_sha, build_type) at the

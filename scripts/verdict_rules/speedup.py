@@ -29,7 +29,7 @@ from .selection import at_largest, at_option, is_invalid, place, same_axes, vary
 from .verdict import NOT_RUN, Verdict, decide, skipped_verdicts, verdict_for, verdict_key
 
 
-def _choose_baseline(c: dict, bases: list[dict], metric: str, vary: Iterable[str] = (),
+def choose_baseline(c: dict, bases: list[dict], metric: str, vary: Iterable[str] = (),
                      skipped: Iterable[dict] = ()) -> dict | None:
     """The baseline point for candidate c: same app and dataset label (and the
     same values of the axes both have, less `vary`, when such a baseline
@@ -156,7 +156,7 @@ def faster(spec: dict, points: list[dict]) -> list[Verdict]:
 
     out = []
     for key, group in group_by_device(cands).items():
-        pairs = [(c, _choose_baseline(c, bases, metric, vary, skipped_bases)) for c in group]
+        pairs = [(c, choose_baseline(c, bases, metric, vary, skipped_bases)) for c in group]
         unpaired = [c for c, b in pairs if b is None]
         pairs = [(c, b) for c, b in pairs if b is not None]
         if not pairs:
@@ -238,7 +238,7 @@ def _speedup_pairs(spec: dict, points: list[dict]):
     for key, group in group_by_device(not_skipped(all_cands)).items():
         pairs, invalid, missing = [], [], []
         for c in sorted(group, key=lambda q: (str(q.get("app")), dataset_size(q), axes_order(q))):
-            b = _choose_baseline(c, [q for q in bases if device_key(q) == key] or bases, metric, vary_axes(spec))
+            b = choose_baseline(c, [q for q in bases if device_key(q) == key] or bases, metric, vary_axes(spec))
             where = f"{series_name(c)} {place(c)}"
             if b is None:
                 missing.append(f"{where}: no baseline point")
