@@ -442,6 +442,46 @@ TEST_F(RunnerTest, APointRecordsEveryDeviceItUsesOrIsSkipped) {
   }
 }
 
+TEST_F(RunnerTest, APointMeasuredEarlierInTheRunIsReusedOnlyWhenItsIdentityMatches) {
+  auto experiment = [](const std::string& id, int reps, const std::string& b) {
+    Experiment e = parse_experiment(
+        spec_with(R"("runs": [{"framework": "test", "variants": ["counting"], "apps": ["wordcount"],
+                               "params": {"b": ")" +
+                  b + R"("}}])"),
+        "inline");
+    e.id = id;
+    e.reps = {{"ci", reps}, {"gpu", reps}, {"paper", reps}};
+    return e;
+  };
+  MeasuredPoints measured;
+  RunOptions o;
+  o.data_dir = dir_ / "data";
+  o.measured = &measured;
+  auto point = [&](const Experiment& e) {
+    o.out_path = dir_ / (e.id + ".json");
+    EXPECT_EQ(run_experiment(e, o).ok, 1);
+    return read(o.out_path)["points"][0];
+  };
+  const nlohmann::json first = point(experiment("test.first", 2, "1"));
+  EXPECT_FALSE(first.contains("reused_from"));
+  // The same target, input and policies: a copy of the first, naming its experiment.
+  const nlohmann::json same = point(experiment("test.same", 2, "1"));
+  EXPECT_EQ(same["reused_from"], "test.first");
+  EXPECT_EQ(same["repetitions"], first["repetitions"]);
+  // Another repetition count or parameter value is measured again (each
+  // CountingPoint starts its run counter at one).
+  const nlohmann::json more_reps = point(experiment("test.reps", 3, "1"));
+  EXPECT_FALSE(more_reps.contains("reused_from"));
+  EXPECT_EQ(more_reps["repetitions"].size(), 3u);
+  const nlohmann::json other_param = point(experiment("test.param", 2, "2"));
+  EXPECT_FALSE(other_param.contains("reused_from"));
+  // Without the run's record every point is measured.
+  o.measured = nullptr;
+  const nlohmann::json alone = point(experiment("test.alone", 2, "1"));
+  EXPECT_FALSE(alone.contains("reused_from"));
+  EXPECT_EQ(alone["key"], first["key"]);
+}
+
 TEST_F(RunnerTest, UnwritableResultsFailBeforeMeasuring) {
   Experiment e = find_experiment("mars.wordcount-smoke");
   RunOptions o;

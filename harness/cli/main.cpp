@@ -31,10 +31,14 @@ commands:
                                        FIELD (variant, framework, app, backend, device, dataset,
                                        size, or an axis/parameter name), in one file or two
   reproduce [--experiments ID,...] [--preset P] [--backend B] [--out-dir DIR] [--reps N]
-      [--shard I/N] [--force] [--data-dir DIR] [--no-ceilings] [--gpu-memory-budget SIZE]
+      [--shard I/N] [--force] [--data-dir DIR] [--no-ceilings] [--no-reuse]
+      [--gpu-memory-budget SIZE]
                                        skips experiments already complete in DIR/results
                                        for this build, preset and devices (--force reruns);
-                                       --shard I/N runs every N-th experiment from the I-th
+                                       --shard I/N runs every N-th experiment from the I-th;
+                                       a point measured by an earlier experiment of the run
+                                       (same inputs, parameters, devices, policies) is reused
+                                       unless --no-reuse
   reproduce --dry-run [same options]   what would run or be kept, each experiment's last
                                        wall time (DIR/results, else results/reference/) and
                                        their sum; runs and writes nothing

@@ -63,7 +63,7 @@ int report_only(const Args& a) {
        {"experiments", "backend", "reps", "data-dir", "shard", "gpu-memory-budget"}) {
     if (a.get(opt)) throw UsageError(fmt::format("--report-only runs nothing: drop --{}", opt));
   }
-  for (const char* opt : {"no-ceilings", "force"}) {
+  for (const char* opt : {"no-ceilings", "force", "no-reuse"}) {
     if (a.flag(opt)) throw UsageError(fmt::format("--report-only runs nothing: drop --{}", opt));
   }
   // The same default folder as a run: out/reproduce-<preset>.
@@ -125,7 +125,7 @@ int cmd_reproduce(const std::vector<std::string>& argv) {
   Args a(argv,
          {"experiments", "preset", "backend", "out-dir", "reps", "data-dir", "shard",
           "gpu-memory-budget"},
-         {"no-ceilings", "force", "report-only", "dry-run"});
+         {"no-ceilings", "force", "report-only", "dry-run", "no-reuse"});
   if (!a.positional().empty()) throw UsageError("unexpected argument '" + a.positional()[0] + "'");
   std::optional<Shard> shard;
   if (auto s = a.get("shard")) shard = parse_shard(*s);
@@ -152,6 +152,8 @@ int cmd_reproduce(const std::vector<std::string>& argv) {
   if (auto r = a.get("reps")) base.reps = Args::to_int("reps", *r);
   base.data_dir = a.get_or("data-dir", "");
   base.ceilings = !a.flag("no-ceilings");
+  MeasuredPoints measured;  // shared by the experiments of this run
+  if (!a.flag("no-reuse")) base.measured = &measured;
   if (auto m = a.get("gpu-memory-budget"))
     base.gpu_memory_budget = Args::to_size("gpu-memory-budget", *m);
   const bool force = a.flag("force");

@@ -14,16 +14,23 @@ DrivenPoint drive_point(const std::function<std::unique_ptr<PointRunner>()>& mak
                         const DriveHooks& hooks) {
   if (!hooks.another) throw std::logic_error("drive_point: DriveHooks::another is required");
   DrivenPoint d;
+  Stopwatch preparing;
   d.runner = make();
   if (!d.runner) throw std::logic_error("drive_point: make() returned no runner");
   PointRunner& runner = *d.runner;
   runner.prepare();
+  d.prepare_s = preparing.elapsed_ms() / 1e3;
   // Resets, runs and validates once; returns "" or the reason validation failed.
   auto run = [&](Measurement& m) {
+    Stopwatch running;
     runner.before_repetition();
     if (hooks.before_run) hooks.before_run();
     m = runner.run_once();
-    return runner.validate_last();
+    d.runs_s += running.elapsed_ms() / 1e3;
+    Stopwatch validating;
+    std::string bad = runner.validate_last();
+    d.validation_s += validating.elapsed_ms() / 1e3;
+    return bad;
   };
   for (int w = 0; w < hooks.warmup; ++w) {
     Measurement ignored;

@@ -49,6 +49,9 @@ struct DrivenPoint {
   // <reason>" (n from 1); "" when every run passed.
   std::string first_failure;
   Work work;  // runner->work() after the last run
+  // Wall seconds spent in make() + prepare(), in the runs (warm-up included:
+  // before_repetition, hooks.before_run and run_once) and in validate_last.
+  double prepare_s = 0, runs_s = 0, validation_s = 0;
 };
 
 // make() → prepare() → for each warm-up run and then each repetition while

@@ -12,6 +12,7 @@
 #include "harness/core/errors.h"
 #include "harness/core/rates.h"
 #include "harness/core/stats.h"
+#include "harness/core/stopwatch.h"
 #include "harness/runner/host_heap.h"
 
 namespace harness {
@@ -52,6 +53,25 @@ std::string point_key(const Target& t, const Input& in) {
   for (const auto& [name, value] : t.axes) key += "/" + name + "=" + value;
   return key;
 }
+
+}  // namespace
+
+std::string point_identity(const Target& t, const Input& in, const PointSettings& settings) {
+  const MeasurementPolicy& m = settings.policy;
+  const ValidationPolicy& v = settings.validation;
+  std::string id =
+      fmt::format("{}|{}|warmup={} reps={}..{} spread={} time={} cold={}|{} {} {}",
+                  point_key(t, in), in.file().checksum, m.warmup, m.min_reps, m.max_reps,
+                  m.target_rel_spread, m.max_time_s, m.cold, v.kind, v.rel, v.abs);
+  for (const auto& [k, val] : t.params) id += "|" + k + "=" + val;
+  for (const backend::Device* d : t.devices) {
+    id += fmt::format("|{}:{}:{}:{}", backend::kind_name(d->info().kind), d->info().index,
+                      d->info().name, d->memory_budget());
+  }
+  return id;
+}
+
+namespace {
 
 json devices_json(const Target& t) {
   json out = json::array();
@@ -145,6 +165,9 @@ json run_point(const Target& t, Input& in, const PointSettings& settings,
     validation_base["tolerance"] = {{"rel", settings.validation.rel},
                                     {"abs", settings.validation.abs}};
   std::cerr << fmt::format("  {} ... ", p["key"].get<std::string>()) << std::flush;
+  // Where the point's wall time went (the suite's time budget is spent here).
+  Stopwatch point_wall;
+  json wall = json::object();
 
   std::vector<double> totals;
   std::map<std::string, std::vector<double>> phases, counters;
@@ -163,7 +186,9 @@ json run_point(const Target& t, Input& in, const PointSettings& settings,
     if (t.variant->skip) {
       if (std::string why = t.variant->skip(ctx); !why.empty()) throw SkipPoint(why);
     }
+    Stopwatch loading;
     const backend::HostBuffer& bytes = in.for_backend(t.kind, *settings.devices);
+    wall["input"] = loading.elapsed_ms() / 1e3;
     if (!in.is_none()) p["dataset"]["host_memory"] = backend::host_memory_name(bytes.kind());
     ctx.input = static_cast<const std::uint8_t*>(bytes.data());
     DriveHooks hooks;
@@ -197,6 +222,9 @@ json run_point(const Target& t, Input& in, const PointSettings& settings,
     };
     DrivenPoint driven = drive_point([&] { return t.variant->make(ctx); }, hooks);
     first_failure = driven.first_failure;
+    wall["prepare"] = driven.prepare_s;
+    wall["runs"] = driven.runs_s;
+    wall["validation"] = driven.validation_s;
     const Work& w = driven.work;
     p["work"] = w.to_json();
     std::map<std::string, double> medians = {{"total_ms", stats::median(totals)}};
@@ -257,12 +285,16 @@ json run_point(const Target& t, Input& in, const PointSettings& settings,
                     {"phases_ms", ph},
                     {"throughput_gbps", {{"median", g.median}, {"min", g.min}, {"max", g.max}}}};
   }
+  wall["total"] = point_wall.elapsed_ms() / 1e3;
+  p["wall_s"] = wall;
   const std::string status = p["status"];
   if (status == "ok") {
-    std::cerr << fmt::format("ok, median {:.3f} ms ({:.3f} GB/s, {} reps), validated\n",
-                             p["summary"]["total_ms"]["median"].get<double>(),
-                             p["summary"]["throughput_gbps"]["median"].get<double>(),
-                             totals.size());
+    std::cerr << fmt::format(
+        "ok, median {:.3f} ms ({:.3f} GB/s, {} reps), validated ({:.1f} s: runs {:.1f}, "
+        "validation {:.1f})\n",
+        p["summary"]["total_ms"]["median"].get<double>(),
+        p["summary"]["throughput_gbps"]["median"].get<double>(), totals.size(),
+        wall["total"].get<double>(), wall.value("runs", 0.0), wall.value("validation", 0.0));
   } else if (status == "failed") {
     std::cerr << "WRONG RESULT: " << first_failure << "\n";
   } else if (status == "skipped") {

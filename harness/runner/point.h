@@ -58,6 +58,12 @@ struct PointSettings {
   Devices* devices = nullptr;                // for cold runs (L2 flush)
 };
 
+// Everything that decides what a point measures: its key, parameters, input
+// (checksum), devices and their memory budgets, measurement and validation
+// policies. Two targets with the same identity in one process measure the
+// same thing, so the runner measures it once (runner.h, reuse_points).
+std::string point_identity(const Target& t, const Input& in, const PointSettings& settings);
+
 // Runs one point. Errors become the point's status; only UsageError escapes.
 // `keep` receives the PointRunner (for --dump-output) when the point ran.
 nlohmann::json run_point(const Target& t, Input& in, const PointSettings& settings,

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 
 #include "datasets/dataset.h"
 #include "harness/core/ceilings.h"
@@ -75,32 +76,56 @@ json experiment_json(const Experiment& e, const std::string& preset,
   return j;
 }
 
+// Ceilings are measured once per device (and size) in a process and shared
+// by every experiment it runs: a reproduce of the whole suite would otherwise
+// spend a few seconds per experiment and backend measuring the same limits.
+// An entry that could not be measured is not cached, so it is tried again.
+json& measured_ceilings(const std::string& device_key) {
+  static std::map<std::string, json> cache;
+  return cache[device_key];
+}
+
 // Ceilings at the preset's size: small on ci, 1 GiB elsewhere (many times a
 // GPU's L2); a single run ("-") sizes them by the device's type.
 void add_ceilings(ResultsDocument& doc, backend::Device& device, const std::string& preset) {
   const bool small = preset == "ci" || (preset == "-" && device.info().type != "gpu");
   const std::size_t bytes = small ? (16u << 20) : (std::size_t{1} << 30);
-  // The ceilings are the device's, not the points': their buffers are outside the budget.
-  const std::uint64_t budget = device.memory_budget();
-  device.set_memory_budget(0);
-  try {
-    for (auto& c : measure_ceilings(device, bytes)) doc.add_ceiling(c);
-  } catch (const RunError& e) {
-    std::cerr << "  (ceilings not measured on " << device.info().name << ": " << e.what() << ")\n";
+  json& cached =
+      measured_ceilings(fmt::format("{}:{}:{}:{}", backend::kind_name(device.info().kind),
+                                    device.info().index, device.info().name, bytes));
+  if (cached.is_null()) {
+    // The ceilings are the device's, not the points': their buffers are outside the budget.
+    const std::uint64_t budget = device.memory_budget();
+    device.set_memory_budget(0);
+    try {
+      cached = measure_ceilings(device, bytes);
+    } catch (const RunError& e) {
+      std::cerr << "  (ceilings not measured on " << device.info().name << ": " << e.what()
+                << ")\n";
+    }
+    device.set_memory_budget(budget);
   }
-  device.set_memory_budget(budget);
+  if (cached.is_array()) {
+    for (const auto& c : cached) doc.add_ceiling(c);
+  }
 }
 
 // The host's read bandwidth, for the CPU baselines' rates: 1 GiB in the gpu
 // and paper presets, 256 MiB in ci and single runs (still past most
-// last-level caches).
+// last-level caches); once per process and size, like the devices'.
 void add_host_ceilings(ResultsDocument& doc, const std::string& preset) {
   const bool small = preset == "ci" || preset == "-";
   const std::size_t bytes = small ? (std::size_t{256} << 20) : (std::size_t{1} << 30);
-  try {
-    for (auto& c : measure_host_ceilings(bytes)) doc.add_ceiling(c);
-  } catch (const std::exception& e) {
-    std::cerr << "  (host ceilings not measured: " << e.what() << ")\n";
+  json& cached = measured_ceilings(fmt::format("host:{}", bytes));
+  if (cached.is_null()) {
+    try {
+      cached = measure_host_ceilings(bytes);
+    } catch (const std::exception& e) {
+      std::cerr << "  (host ceilings not measured: " << e.what() << ")\n";
+    }
+  }
+  if (cached.is_array()) {
+    for (const auto& c : cached) doc.add_ceiling(c);
   }
 }
 
@@ -164,6 +189,16 @@ std::vector<backend::Device*> target_devices(Devices& devices, const VariantInfo
 }
 
 }  // namespace
+
+const MeasuredPoints::Entry* MeasuredPoints::find(const std::string& identity) const {
+  auto it = points_.find(identity);
+  return it == points_.end() ? nullptr : &it->second;
+}
+
+void MeasuredPoints::remember(const std::string& identity, const std::string& experiment,
+                              json point) {
+  points_[identity] = Entry{experiment, std::move(point)};
+}
 
 std::string default_preset() {
   for (Kind k : backend::compiled_kinds()) {
@@ -311,7 +346,19 @@ RunSummary run_experiment(const Experiment& e, const RunOptions& o) {
         settings.validation_given = e.validation_given;
         settings.ceilings = &doc.json()["ceilings"];
         settings.devices = &devices;
-        json p = run_point(t, in, settings);
+        const std::string identity = point_identity(t, in, settings);
+        json p;
+        if (const MeasuredPoints::Entry* earlier =
+                o.measured ? o.measured->find(identity) : nullptr) {
+          p = earlier->point;
+          p["reused_from"] = earlier->experiment;
+          std::cerr << fmt::format("  {} ... ok, measured in {} (median {:.3f} ms), reused\n",
+                                   p["key"].get<std::string>(), earlier->experiment,
+                                   p["summary"]["total_ms"]["median"].get<double>());
+        } else {
+          p = run_point(t, in, settings);
+          if (o.measured && p["status"] == "ok") o.measured->remember(identity, e.id, p);
+        }
         count(summary, p);
         doc.add_point(std::move(p));
       }

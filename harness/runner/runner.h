@@ -3,6 +3,8 @@
 // and writes each point to the results document as soon as it is measured.
 #pragma once
 
+#include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +14,23 @@
 
 namespace harness {
 
+// Validated points of a run by identity, each with the experiment that
+// measured it: the Mars and StreamMR figures measure their default variants on
+// the same inputs, so a reproduce of the suite measures each of them once.
+class MeasuredPoints {
+ public:
+  struct Entry {
+    std::string experiment;
+    nlohmann::json point;
+  };
+  const Entry* find(const std::string& identity) const;
+  // Keeps `point` (status ok) under `identity`.
+  void remember(const std::string& identity, const std::string& experiment, nlohmann::json point);
+
+ private:
+  std::map<std::string, Entry> points_;
+};
+
 struct RunOptions {
   std::string preset = "ci";
   std::optional<backend::Kind> backend;  // restricts GPU variants; cpu baselines always run
@@ -20,6 +39,12 @@ struct RunOptions {
   std::string out_path;                  // results document
   std::string data_dir;                  // dataset cache ("" = default)
   bool ceilings = true;                  // measure device ceilings into the document
+  // Points measured by earlier experiments of the same run (reproduce keeps
+  // one for all its experiments): a point with the same identity
+  // (point_identity) is copied from it, naming that experiment, instead of
+  // measured again. Null (the default, and reproduce --no-reuse): every point
+  // is measured.
+  MeasuredPoints* measured = nullptr;
   // GPU memory budget in bytes for every device (--gpu-memory-budget); unset:
   // the spec's for the preset, else none.
   std::optional<std::uint64_t> gpu_memory_budget;
