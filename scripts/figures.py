@@ -22,7 +22,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPECS = os.path.join(ROOT, "paper", "experiments")
 OUT = os.path.join(ROOT, "paper", "FIGURES.md")
-PRESETS = ("ci", "gpu", "paper")
+PRESETS = ("ci", "gpu", "full", "paper")
 
 FAMILY_OF_PREFIX = {
     "atomics": "Atomics characterization (AtomicMR paper)",
@@ -64,7 +64,7 @@ def values_text(v) -> str:
 
 
 def per_preset(v) -> str:
-    """'ci: ...; gpu: ...; paper: ...' for a per-preset object, else the values."""
+    """'ci: ...; gpu: ...; full: ...; paper: ...' for a per-preset object, else the values."""
     if isinstance(v, dict) and set(v) <= set(PRESETS) and v:
         return "; ".join(f"{p}: {values_text(v[p])}" for p in PRESETS if p in v)
     return values_text(v)

@@ -16,7 +16,7 @@ constexpr const char* kUsage = R"(usage: harness <command> [options]
 commands:
   env [--ceilings] [--json]            backends, devices, measured ceilings
   list                                 frameworks, variants, apps, datasets, experiments
-  run --experiment ID|SPEC.json [--backend B] [--device N] [--preset ci|gpu|paper]
+  run --experiment ID|SPEC.json [--backend B] [--device N] [--preset ci|gpu|full|paper]
       [--reps N] [--out FILE] [--data-dir DIR] [--gpu-memory-budget SIZE]
                                        ends with the verdict of the experiment's claim
   run --framework F [--variant V] --app A [--input FILE | --dataset D --size S]

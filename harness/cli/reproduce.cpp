@@ -161,7 +161,7 @@ int cmd_reproduce(const std::vector<std::string>& argv) {
 
   for (const auto& e : experiments) {  // the same answer from every shard
     if (!e.sizes.count(base.preset))
-      throw UsageError("unknown preset '" + base.preset + "' (known: ci, gpu, paper)");
+      throw UsageError("unknown preset '" + base.preset + "' (known: ci, gpu, full, paper)");
   }
 
   if (shard) {

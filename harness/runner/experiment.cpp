@@ -37,7 +37,16 @@ std::vector<std::string> string_list(const json& j, const char* key, const std::
   return out;
 }
 
+// Every spec names ci, gpu and paper; `full` (the gpu preset's longer
+// sweeps) is optional and takes the gpu preset's values wherever a spec does
+// not name it.
 const char* const kPresets[] = {"ci", "gpu", "paper"};
+constexpr const char* kFull = "full";
+
+template <class Map>
+void full_defaults_to_gpu(Map& by_preset) {
+  if (!by_preset.count(kFull) && by_preset.count("gpu")) by_preset[kFull] = by_preset.at("gpu");
+}
 
 // j's "sizes": preset -> non-empty list of valid size labels.
 std::map<std::string, std::vector<std::string>> parse_sizes(const json& j,
@@ -92,7 +101,7 @@ std::vector<std::string> axis_values(const json& v, const std::string& where) {
     }
   } else {
     throw UsageError(where + " must be a list, {\"pow2\": [lo, hi]}, {\"range\": [lo, hi, step]}" +
-                     " or an object of those per preset (ci, gpu, paper)");
+                     " or an object of those per preset (ci, gpu, full, paper)");
   }
   if (out.empty()) throw UsageError(where + " has no values");
   return out;
@@ -111,10 +120,14 @@ Axis parse_axis(const std::string& name, const json& v, const std::string& origi
       throw UsageError(where + " names no values for preset " + preset);
     }
   }
+  if (per_preset && v.contains(kFull)) {
+    axis.values[kFull] = axis_values(v.at(kFull), where + "." + kFull);
+  }
+  full_defaults_to_gpu(axis.values);
   if (per_preset) {
     for (const auto& [k, _] : v.items()) {
       if (!axis.values.count(k))
-        throw UsageError(where + ": unknown preset '" + k + "' (known: ci, gpu, paper)");
+        throw UsageError(where + ": unknown preset '" + k + "' (known: ci, gpu, full, paper)");
     }
   }
   return axis;
@@ -323,7 +336,7 @@ Experiment parse_experiment(const std::string& text, const std::string& origin) 
                            "' reads an input: give a dataset instead of \"none\"");
       }
     }
-    for (const char* preset : {"ci", "gpu", "paper"}) e.sizes[preset] = {kNoInputLabel};
+    for (const char* preset : {"ci", "gpu", "full", "paper"}) e.sizes[preset] = {kNoInputLabel};
   } else {
     e.sizes = parse_sizes(j, origin);
   }
@@ -360,6 +373,7 @@ Experiment parse_experiment(const std::string& text, const std::string& origin) 
       for (const char* p : kPresets) {
         if (!ad.sizes.count(p)) throw UsageError(where + ": sizes must name the preset " + p);
       }
+      full_defaults_to_gpu(ad.sizes);
       e.app_datasets[app] = std::move(ad);
     }
   }
@@ -369,6 +383,9 @@ Experiment parse_experiment(const std::string& text, const std::string& origin) 
           origin + ": sizes and reps must name the presets ci, gpu and paper (missing " + p + ")");
     }
   }
+  full_defaults_to_gpu(e.sizes);
+  full_defaults_to_gpu(e.reps);
+  full_defaults_to_gpu(e.gpu_memory_budget);
   return e;
 }
 

@@ -212,7 +212,7 @@ std::string default_preset() {
 
 RunSummary run_experiment(const Experiment& e, const RunOptions& o) {
   if (!e.sizes.count(o.preset))
-    throw UsageError("unknown preset '" + o.preset + "' (known: ci, gpu, paper)");
+    throw UsageError("unknown preset '" + o.preset + "' (known: ci, gpu, full, paper)");
   if (o.reps && *o.reps < 1) throw UsageError("--reps must be at least 1");
   const MeasurementPolicy policy = e.policy_for(o.preset, o.reps);
   const auto spec_budget = e.gpu_memory_budget.find(o.preset);
