@@ -10,7 +10,7 @@ SCRIPTS = os.path.dirname(TESTS)
 ROOT = os.path.dirname(SCRIPTS)
 EXAMPLE = os.path.join(ROOT, "results", "examples", "example-results.json")
 EXAMPLE_V2 = os.path.join(ROOT, "results", "examples", "example-results-v2.json")
-REFERENCE = os.path.join(ROOT, "results", "reference", "mars.wordcount-smoke.h100.json")
+REFERENCE = os.path.join(ROOT, "results", "reference", "earlier", "mars.wordcount-smoke.h100.json")
 SCHEMA = os.path.join(ROOT, "results", "schema", "results.schema.json")
 
 if SCRIPTS not in sys.path:

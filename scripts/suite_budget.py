@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""The gpu preset's time budget: the main command (scripts/run.sh) reproduces
+every experiment on cuda and NVIDIA OpenCL in at most 30 minutes on one H100,
+set-up and build included.
+
+The suite's time is the sum, over the experiments of paper/experiments/, of
+the wall time (`wall_s`) of each one's checked-in reference document of the
+preset in results/reference/ (the slowest, where there are several), plus the
+set-up and build time of that run. A spec without such a document has no
+known cost: it is listed, and fails the check, until a run of it is checked
+in. The test in scripts/tests/test_suite_budget.py fails when the sum passes
+the budget, so a new experiment's gpu preset has to fit the suite.
+
+    python3 scripts/suite_budget.py [--preset gpu] [--budget-min 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SPECS = os.path.join(ROOT, "paper", "experiments")
+REFERENCE = os.path.join(ROOT, "results", "reference")
+# Set-up and build of scripts/run.sh on a fresh H100 (16 cores) at 0f12f19:
+# 158 s of its 1573 s; rounded up.
+BUILD_S = 180.0
+BUDGET_MIN = 30.0
+
+
+def wall_seconds(doc: dict) -> float | None:
+    if isinstance(doc.get("wall_s"), (int, float)):
+        return float(doc["wall_s"])
+    return None
+
+
+def experiment_times(preset: str, specs: str = SPECS, reference: str = REFERENCE) -> dict:
+    """{experiment id: (seconds or None, reference file or None)} for every spec."""
+    ids = []
+    for path in sorted(glob.glob(os.path.join(specs, "*.json"))):
+        with open(path, encoding="utf-8") as f:
+            ids.append(json.load(f)["id"])
+    times = {i: (None, None) for i in ids}
+    for path in sorted(glob.glob(os.path.join(reference, "*.json"))):
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+        exp = doc.get("experiment") or {}
+        if exp.get("id") not in times or exp.get("preset") != preset:
+            continue
+        s = wall_seconds(doc)
+        if s is not None and (times[exp["id"]][0] is None or s > times[exp["id"]][0]):
+            times[exp["id"]] = (s, os.path.relpath(path, ROOT))
+    return times
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--preset", default="gpu")
+    ap.add_argument("--budget-min", type=float, default=BUDGET_MIN)
+    ap.add_argument("--specs", default=SPECS, help=argparse.SUPPRESS)
+    ap.add_argument("--reference", default=REFERENCE, help=argparse.SUPPRESS)
+    a = ap.parse_args(argv)
+    times = experiment_times(a.preset, a.specs, a.reference)
+    missing = sorted(i for i, (s, _) in times.items() if s is None)
+    total = sum(s for s, _ in times.values() if s is not None) + BUILD_S
+    for i, (s, f) in sorted(times.items()):
+        print(f"{i:28s} {'-' if s is None else f'{s:7.1f}'} s  {f or 'no reference document'}")
+    print(f"set-up and build {BUILD_S:.0f} s; total {total:.0f} s ({total / 60:.1f} min) "
+          f"of a {a.budget_min:.0f}-minute budget")
+    if missing:
+        print(f"no reference time for: {', '.join(missing)}", file=sys.stderr)
+    ok = not missing and total <= a.budget_min * 60
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

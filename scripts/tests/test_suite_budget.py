@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""The gpu preset fits the main command's 30-minute budget on one H100: the
+checked-in reference times of every experiment, plus set-up and build, sum to
+at most 30 minutes, and every experiment has one (suite_budget.py)."""
+
+import os
+import shutil
+import tempfile
+import unittest
+
+import _common as C
+import suite_budget
+
+
+class SuiteBudgetTest(unittest.TestCase):
+    def test_the_gpu_suite_fits_the_budget(self):
+        times = suite_budget.experiment_times("gpu")
+        missing = sorted(i for i, (s, _) in times.items() if s is None)
+        self.assertEqual(missing, [], "experiments without a gpu reference time "
+                         "(check in a results document of a run at the gpu preset)")
+        total = sum(s for s, _ in times.values()) + suite_budget.BUILD_S
+        self.assertLessEqual(total, suite_budget.BUDGET_MIN * 60,
+                             f"the gpu suite takes {total / 60:.1f} min by its reference times")
+
+    def test_an_experiment_past_the_budget_fails_it(self):
+        tmp = tempfile.mkdtemp(prefix="budget-test-")
+        self.addCleanup(shutil.rmtree, tmp)
+        specs, ref = os.path.join(tmp, "specs"), os.path.join(tmp, "ref")
+        os.makedirs(specs)
+        os.makedirs(ref)
+        for i in ("x.fast", "x.slow", "x.new"):
+            C.write_json(os.path.join(specs, i + ".json"), {"id": i})
+        def doc(i, preset, wall):
+            return {"experiment": {"id": i, "preset": preset}, "wall_s": wall}
+        C.write_json(os.path.join(ref, "x.fast.gpu.json"), doc("x.fast", "gpu", 10.0))
+        C.write_json(os.path.join(ref, "x.slow.gpu.a.json"), doc("x.slow", "gpu", 1000.0))
+        C.write_json(os.path.join(ref, "x.slow.gpu.b.json"), doc("x.slow", "gpu", 2000.0))
+        C.write_json(os.path.join(ref, "x.slow.full.json"), doc("x.slow", "full", 9000.0))
+        times = suite_budget.experiment_times("gpu", specs, ref)
+        self.assertEqual(times["x.fast"][0], 10.0)
+        self.assertEqual(times["x.slow"][0], 2000.0)  # the slowest gpu document, not full's
+        self.assertIsNone(times["x.new"][0])  # no reference: unknown cost
+        args = ["--specs", specs, "--reference", ref]
+        self.assertEqual(suite_budget.main(args), 1)  # 10 + 2000 + 180 s, and one unknown
+        os.remove(os.path.join(specs, "x.new.json"))
+        self.assertEqual(suite_budget.main(args), 1)  # 36.5 minutes
+        self.assertEqual(suite_budget.main(args + ["--budget-min", "40"]), 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
