@@ -101,6 +101,8 @@ def section(spec: dict) -> list[str]:
         out.append("- **Axes.** " + "; ".join(f"`{k}`: {per_preset(v)}" for k, v in axes.items()) + ".")
     reps = spec.get("reps") or {}
     out.append("- **Repetitions.** " + ", ".join(f"{p} {reps[p]}" for p in PRESETS if p in reps) + ".")
+    if spec.get("gpu_time_note"):
+        out.append(f"- **Time at the gpu preset.** {spec['gpu_time_note']}")
     out.append(f"- **Verdict rule.** {spec.get('verdict_rule', '(none)')}")
     out.append(f"- **Machine-readable rule** (`scripts/verdict_rules/`): `{json.dumps(spec.get('verdict'))}`")
     out.append(f"- **Spec.** [`{spec['_file']}`](../{spec['_file']}); run it: "

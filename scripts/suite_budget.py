@@ -11,6 +11,11 @@ known cost: it is listed, and fails the check, until a run of it is checked
 in. The test in scripts/tests/test_suite_budget.py fails when the sum passes
 the budget, so a new experiment's gpu preset has to fit the suite.
 
+The standing rule per experiment: its gpu preset costs about 30 s per
+backend (its reference time over the GPU backends it ran on, or the host for
+host-only experiments); past PER_BACKEND_LIMIT_S its spec says why in
+"gpu_time_note", or the check fails.
+
     python3 scripts/suite_budget.py [--preset gpu] [--budget-min 30]
 """
 
@@ -29,6 +34,8 @@ REFERENCE = os.path.join(ROOT, "results", "reference")
 # 158 s of its 1573 s; rounded up.
 BUILD_S = 180.0
 BUDGET_MIN = 30.0
+PER_BACKEND_S = 30.0  # the rule: "about 30 s per backend"
+PER_BACKEND_LIMIT_S = 45.0  # past this, the spec's gpu_time_note says why
 
 
 def wall_seconds(doc: dict) -> float | None:
@@ -37,13 +44,24 @@ def wall_seconds(doc: dict) -> float | None:
     return None
 
 
-def experiment_times(preset: str, specs: str = SPECS, reference: str = REFERENCE) -> dict:
-    """{experiment id: (seconds or None, reference file or None)} for every spec."""
-    ids = []
+def load_specs(specs: str = SPECS) -> dict:
+    out = {}
     for path in sorted(glob.glob(os.path.join(specs, "*.json"))):
         with open(path, encoding="utf-8") as f:
-            ids.append(json.load(f)["id"])
-    times = {i: (None, None) for i in ids}
+            spec = json.load(f)
+        out[spec["id"]] = spec
+    return out
+
+
+def backends_run(doc: dict) -> int:
+    """The GPU backends a document's points ran on (1 for a host-only one)."""
+    ran = {p.get("backend") for p in doc.get("points") or [] if p.get("status") != "skipped"}
+    return max(1, len(ran - {"cpu", None}))
+
+
+def experiment_times(preset: str, specs: str = SPECS, reference: str = REFERENCE) -> dict:
+    """{experiment id: (seconds or None, reference file or None, backends)} for every spec."""
+    times = {i: (None, None, 1) for i in load_specs(specs)}
     for path in sorted(glob.glob(os.path.join(reference, "*.json"))):
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
@@ -52,8 +70,16 @@ def experiment_times(preset: str, specs: str = SPECS, reference: str = REFERENCE
             continue
         s = wall_seconds(doc)
         if s is not None and (times[exp["id"]][0] is None or s > times[exp["id"]][0]):
-            times[exp["id"]] = (s, os.path.relpath(path, ROOT))
+            times[exp["id"]] = (s, os.path.relpath(path, ROOT), backends_run(doc))
     return times
+
+
+def over_without_note(times: dict, specs: str = SPECS) -> list[str]:
+    """Experiments past PER_BACKEND_LIMIT_S per backend whose spec gives no gpu_time_note."""
+    spec = load_specs(specs)
+    return sorted(i for i, (s, _, n) in times.items()
+                  if s is not None and s / n > PER_BACKEND_LIMIT_S
+                  and not str(spec[i].get("gpu_time_note", "")).strip())
 
 
 def main(argv: list[str]) -> int:
@@ -64,15 +90,23 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--reference", default=REFERENCE, help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     times = experiment_times(a.preset, a.specs, a.reference)
-    missing = sorted(i for i, (s, _) in times.items() if s is None)
-    total = sum(s for s, _ in times.values() if s is not None) + BUILD_S
-    for i, (s, f) in sorted(times.items()):
-        print(f"{i:28s} {'-' if s is None else f'{s:7.1f}'} s  {f or 'no reference document'}")
+    missing = sorted(i for i, (s, _, _) in times.items() if s is None)
+    total = sum(s for s, _, _ in times.values() if s is not None) + BUILD_S
+    spec = load_specs(a.specs)
+    for i, (s, f, n) in sorted(times.items()):
+        per = "" if s is None else f"{s / n:6.1f} s per backend"
+        note = " (gpu_time_note)" if s is not None and s / n > PER_BACKEND_LIMIT_S and \
+            spec[i].get("gpu_time_note") else ""
+        print(f"{i:28s} {'-' if s is None else f'{s:7.1f}'} s {per}{note}  {f or 'no reference document'}")
     print(f"set-up and build {BUILD_S:.0f} s; total {total:.0f} s ({total / 60:.1f} min) "
           f"of a {a.budget_min:.0f}-minute budget")
     if missing:
         print(f"no reference time for: {', '.join(missing)}", file=sys.stderr)
-    ok = not missing and total <= a.budget_min * 60
+    unexplained = over_without_note(times, a.specs)
+    if unexplained:
+        print(f"past {PER_BACKEND_LIMIT_S:.0f} s per backend without a gpu_time_note: "
+              f"{', '.join(unexplained)}", file=sys.stderr)
+    ok = not missing and not unexplained and total <= a.budget_min * 60
     return 0 if ok else 1
 
 
