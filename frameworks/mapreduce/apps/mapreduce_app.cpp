@@ -65,25 +65,37 @@ std::uint64_t prefix8(std::string_view s) {
 }
 
 // Sorts the list by key bytes, then by value with value_less when given:
-// (key prefix, index) pairs are sorted on all cores, then the list is
-// permuted, so most comparisons are one integer compare.
+// (key prefix, value rank, index) entries are sorted on all cores, then the
+// list is permuted, so most comparisons are integer compares: whole keys are
+// compared only where prefixes tie, and values by their rank where the app
+// has one (value_rank), else by value_less.
 void sort_pairs(KeyValueList& list, const MapReduceApp* by_value) {
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> order;
+  const bool ranked =
+      by_value && !list.empty() && by_value->value_rank(list.front().second).has_value();
+  struct Entry {
+    std::uint64_t key_prefix, value_rank;
+    std::uint32_t index;
+  };
+  std::vector<Entry> order;
   order.reserve(list.size());
   for (std::size_t i = 0; i < list.size(); ++i) {
-    order.emplace_back(prefix8(list[i].first), static_cast<std::uint32_t>(i));
+    order.push_back({prefix8(list[i].first),
+                     ranked ? by_value->value_rank(list[i].second).value_or(0) : 0,
+                     static_cast<std::uint32_t>(i)});
   }
-  parallel_sort(order, [&](const auto& x, const auto& y) {
-    if (x.first != y.first) return x.first < y.first;
-    const auto& a = list[x.second];
-    const auto& b = list[y.second];
+  parallel_sort(order, [&](const Entry& x, const Entry& y) {
+    if (x.key_prefix != y.key_prefix) return x.key_prefix < y.key_prefix;
+    const auto& a = list[x.index];
+    const auto& b = list[y.index];
     const int by_key = a.first.compare(b.first);
     if (by_key != 0) return by_key < 0;
-    return by_value ? by_value->value_less(a.second, b.second) : x.second < y.second;
+    if (ranked)
+      return x.value_rank != y.value_rank ? x.value_rank < y.value_rank : x.index < y.index;
+    return by_value ? by_value->value_less(a.second, b.second) : x.index < y.index;
   });
   KeyValueList sorted;
   sorted.reserve(list.size());
-  for (const auto& [prefix, i] : order) sorted.push_back(std::move(list[i]));
+  for (const Entry& e : order) sorted.push_back(std::move(list[e.index]));
   list = std::move(sorted);
 }
 }  // namespace

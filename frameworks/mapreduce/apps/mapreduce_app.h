@@ -31,6 +31,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -116,6 +117,13 @@ class MapReduceApp {
   virtual std::string format_value(std::string_view raw) const = 0;
   // Order of values under one key in the canonical output. Default: raw bytes.
   virtual bool value_less(std::string_view a, std::string_view b) const { return a < b; }
+  // value_less as a number, where the app's order is one (value_less(a, b)
+  // exactly when value_rank(a) < value_rank(b)): sorts of the output compare
+  // these integers instead of calling value_less (string match's and
+  // inverted index's offsets, similarity's document pair). Default: none.
+  virtual std::optional<std::uint64_t> value_rank(std::string_view /*raw*/) const {
+    return std::nullopt;
+  }
   // Human-readable key for --dump-output and messages (binary keys: cluster
   // ids, matrix cells). Default: the bytes as they are.
   virtual std::string format_key(std::string_view raw) const { return std::string(raw); }

@@ -152,6 +152,9 @@ class InvertedIndex final : public MapReduceApp {
   bool value_less(std::string_view a, std::string_view b) const override {
     return from_raw<std::uint32_t>(a) < from_raw<std::uint32_t>(b);
   }
+  std::optional<std::uint64_t> value_rank(std::string_view raw) const override {
+    return from_raw<std::uint32_t>(raw);
+  }
 };
 
 }  // namespace

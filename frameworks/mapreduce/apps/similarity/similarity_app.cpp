@@ -111,6 +111,10 @@ class Similarity final : public MapReduceApp {
     const auto x = from_raw<Pair>(a), y = from_raw<Pair>(b);
     return x.first != y.first ? x.first < y.first : x.second < y.second;
   }
+  std::optional<std::uint64_t> value_rank(std::string_view raw) const override {
+    const auto p = from_raw<Pair>(raw);
+    return (std::uint64_t{p.first} << 32) | p.second;
+  }
   // The pair is the identity; its score may differ in the last bits.
   std::string tolerant_view(std::string_view key, std::string_view value,
                             std::vector<double>& numbers) const override {

@@ -2,6 +2,8 @@
 // canonical order and both comparisons.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "frameworks/mapreduce/apps/records.h"
 #include "frameworks/mapreduce/apps/registry.h"
 #include "harness/core/errors.h"
@@ -80,6 +82,40 @@ TEST(MapReduceApps, ExactComparisonOfCanonicalListsWithRepeatedKeys) {
   EXPECT_NE(compare_outputs(app, a, c).find("key 'k': expected 3, got 4"), std::string::npos);
   EXPECT_NE(compare_output_sets(app, a, c).find("1 missing: (k, 3); 1 unexpected: (k, 4)"),
             std::string::npos);
+}
+
+// An app's value_rank, where it has one, orders values as its value_less
+// does (the sort of every output compares ranks instead), and a sort by
+// ranks gives the order value_less gives.
+TEST(MapReduceApps, ValueRanksOrderValuesAsValueLessDoes) {
+  std::mt19937 rng(7);
+  int ranked = 0;
+  for (const MapReduceApp* app : mapreduce_programs()) {
+    const std::uint32_t bytes = app->value_size();
+    if (bytes == 0 || !app->value_rank(std::string(bytes, '\0')).has_value()) continue;
+    ++ranked;
+    std::vector<std::string> values;
+    for (int i = 0; i < 300; ++i) {
+      std::string v(bytes, '\0');
+      // Few distinct bytes, so equal and near-equal values are common.
+      for (char& c : v) c = static_cast<char>(rng() % 3 == 0 ? rng() % 256 : 0);
+      values.push_back(v);
+    }
+    for (const auto& a : values) {
+      for (const auto& b : values) {
+        ASSERT_EQ(app->value_less(a, b), *app->value_rank(a) < *app->value_rank(b)) << app->name();
+      }
+    }
+    KeyValueList list;
+    for (const auto& v : values) list.emplace_back(std::string(rng() % 2 ? "a" : "b"), v);
+    sort_output(*app, list);
+    for (std::size_t i = 1; i < list.size(); ++i) {
+      const auto& [k0, v0] = list[i - 1];
+      const auto& [k1, v1] = list[i];
+      EXPECT_TRUE(k0 < k1 || (k0 == k1 && !app->value_less(v1, v0))) << app->name() << " at " << i;
+    }
+  }
+  EXPECT_EQ(ranked, 3);  // string match, inverted index, similarity
 }
 
 }  // namespace
