@@ -27,6 +27,8 @@ import json
 import os
 import sys
 
+from results_doc import wall_seconds
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPECS = os.path.join(ROOT, "paper", "experiments")
 REFERENCE = os.path.join(ROOT, "results", "reference")
@@ -37,12 +39,6 @@ BUILD_S = 260.0
 BUDGET_MIN = 30.0
 PER_BACKEND_S = 30.0  # the rule: "about 30 s per backend"
 PER_BACKEND_LIMIT_S = 45.0  # past this, the spec's gpu_time_note says why
-
-
-def wall_seconds(doc: dict) -> float | None:
-    if isinstance(doc.get("wall_s"), (int, float)):
-        return float(doc["wall_s"])
-    return None
 
 
 def load_specs(specs: str = SPECS) -> dict:
@@ -60,9 +56,10 @@ def backends_run(doc: dict) -> int:
     return max(1, len(ran - {"cpu", None}))
 
 
-def experiment_times(preset: str, specs: str = SPECS, reference: str = REFERENCE) -> dict:
-    """{experiment id: (seconds or None, reference file or None, backends)} for every spec."""
-    times = {i: (None, None, 1) for i in load_specs(specs)}
+def experiment_times(preset: str, specs: dict, reference: str = REFERENCE) -> dict:
+    """{experiment id: (seconds or None, reference file or None, backends)} for every spec
+    (`specs`: load_specs' answer)."""
+    times = {i: (None, None, 1) for i in specs}
     for path in sorted(glob.glob(os.path.join(reference, "*.json"))):
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
@@ -75,12 +72,11 @@ def experiment_times(preset: str, specs: str = SPECS, reference: str = REFERENCE
     return times
 
 
-def over_without_note(times: dict, specs: str = SPECS) -> list[str]:
+def over_without_note(times: dict, specs: dict) -> list[str]:
     """Experiments past PER_BACKEND_LIMIT_S per backend whose spec gives no gpu_time_note."""
-    spec = load_specs(specs)
     return sorted(i for i, (s, _, n) in times.items()
                   if s is not None and s / n > PER_BACKEND_LIMIT_S
-                  and not str(spec[i].get("gpu_time_note", "")).strip())
+                  and not str(specs[i].get("gpu_time_note", "")).strip())
 
 
 def main(argv: list[str]) -> int:
@@ -90,10 +86,10 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--specs", default=SPECS, help=argparse.SUPPRESS)
     ap.add_argument("--reference", default=REFERENCE, help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
-    times = experiment_times(a.preset, a.specs, a.reference)
+    spec = load_specs(a.specs)
+    times = experiment_times(a.preset, spec, a.reference)
     missing = sorted(i for i, (s, _, _) in times.items() if s is None)
     total = sum(s for s, _, _ in times.values() if s is not None) + BUILD_S
-    spec = load_specs(a.specs)
     for i, (s, f, n) in sorted(times.items()):
         per = "" if s is None else f"{s / n:6.1f} s per backend"
         note = " (gpu_time_note)" if s is not None and s / n > PER_BACKEND_LIMIT_S and \
@@ -103,7 +99,7 @@ def main(argv: list[str]) -> int:
           f"of a {a.budget_min:.0f}-minute budget")
     if missing:
         print(f"no reference time for: {', '.join(missing)}", file=sys.stderr)
-    unexplained = over_without_note(times, a.specs)
+    unexplained = over_without_note(times, spec)
     if unexplained:
         print(f"past {PER_BACKEND_LIMIT_S:.0f} s per backend without a gpu_time_note: "
               f"{', '.join(unexplained)}", file=sys.stderr)

@@ -336,7 +336,7 @@ Experiment parse_experiment(const std::string& text, const std::string& origin) 
                            "' reads an input: give a dataset instead of \"none\"");
       }
     }
-    for (const char* preset : {"ci", "gpu", "full", "paper"}) e.sizes[preset] = {kNoInputLabel};
+    for (const char* preset : kPresets) e.sizes[preset] = {kNoInputLabel};
   } else {
     e.sizes = parse_sizes(j, origin);
   }

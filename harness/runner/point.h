@@ -61,7 +61,7 @@ struct PointSettings {
 // Everything that decides what a point measures: its key, parameters, input
 // (checksum), devices and their memory budgets, measurement and validation
 // policies. Two targets with the same identity in one process measure the
-// same thing, so the runner measures it once (runner.h, reuse_points).
+// same thing, so a run measures it once (runner.h, MeasuredPoints).
 std::string point_identity(const Target& t, const Input& in, const PointSettings& settings);
 
 // Runs one point. Errors become the point's status; only UsageError escapes.

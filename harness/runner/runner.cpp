@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 
@@ -79,10 +80,16 @@ json experiment_json(const Experiment& e, const std::string& preset,
 // Ceilings are measured once per device (and size) in a process and shared
 // by every experiment it runs: a reproduce of the whole suite would otherwise
 // spend a few seconds per experiment and backend measuring the same limits.
-// An entry that could not be measured is not cached, so it is tried again.
-json& measured_ceilings(const std::string& device_key) {
-  static std::map<std::string, json> cache;
-  return cache[device_key];
+// `measure` returns the entries, or null where they could not be measured
+// (not kept, so they are tried again).
+void add_measured_once(ResultsDocument& doc, const std::string& key,
+                       const std::function<json()>& measure) {
+  static std::map<std::string, json> measured;
+  json& entries = measured[key];
+  if (entries.is_null()) entries = measure();
+  if (entries.is_array()) {
+    for (const auto& c : entries) doc.add_ceiling(c);
+  }
 }
 
 // Ceilings at the preset's size: small on ci, 1 GiB elsewhere (many times a
@@ -90,43 +97,38 @@ json& measured_ceilings(const std::string& device_key) {
 void add_ceilings(ResultsDocument& doc, backend::Device& device, const std::string& preset) {
   const bool small = preset == "ci" || (preset == "-" && device.info().type != "gpu");
   const std::size_t bytes = small ? (16u << 20) : (std::size_t{1} << 30);
-  json& cached =
-      measured_ceilings(fmt::format("{}:{}:{}:{}", backend::kind_name(device.info().kind),
-                                    device.info().index, device.info().name, bytes));
-  if (cached.is_null()) {
+  const std::string key = fmt::format("{}:{}:{}:{}", backend::kind_name(device.info().kind),
+                                      device.info().index, device.info().name, bytes);
+  add_measured_once(doc, key, [&] {
     // The ceilings are the device's, not the points': their buffers are outside the budget.
     const std::uint64_t budget = device.memory_budget();
     device.set_memory_budget(0);
+    json entries;
     try {
-      cached = measure_ceilings(device, bytes);
+      entries = measure_ceilings(device, bytes);
     } catch (const RunError& e) {
       std::cerr << "  (ceilings not measured on " << device.info().name << ": " << e.what()
                 << ")\n";
     }
     device.set_memory_budget(budget);
-  }
-  if (cached.is_array()) {
-    for (const auto& c : cached) doc.add_ceiling(c);
-  }
+    return entries;
+  });
 }
 
 // The host's read bandwidth, for the CPU baselines' rates: 1 GiB in the gpu
 // and paper presets, 256 MiB in ci and single runs (still past most
-// last-level caches); once per process and size, like the devices'.
+// last-level caches).
 void add_host_ceilings(ResultsDocument& doc, const std::string& preset) {
   const bool small = preset == "ci" || preset == "-";
   const std::size_t bytes = small ? (std::size_t{256} << 20) : (std::size_t{1} << 30);
-  json& cached = measured_ceilings(fmt::format("host:{}", bytes));
-  if (cached.is_null()) {
+  add_measured_once(doc, fmt::format("host:{}", bytes), [&] {
     try {
-      cached = measure_host_ceilings(bytes);
+      return measure_host_ceilings(bytes);
     } catch (const std::exception& e) {
       std::cerr << "  (host ceilings not measured: " << e.what() << ")\n";
+      return json();
     }
-  }
-  if (cached.is_array()) {
-    for (const auto& c : cached) doc.add_ceiling(c);
-  }
+  });
 }
 
 bool compiled(Kind kind) {

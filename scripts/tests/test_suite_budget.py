@@ -14,14 +14,15 @@ import suite_budget
 
 class SuiteBudgetTest(unittest.TestCase):
     def test_the_gpu_suite_fits_the_budget(self):
-        times = suite_budget.experiment_times("gpu")
+        specs = suite_budget.load_specs()
+        times = suite_budget.experiment_times("gpu", specs)
         missing = sorted(i for i, (s, _, _) in times.items() if s is None)
         self.assertEqual(missing, [], "experiments without a gpu reference time "
                          "(check in a results document of a run at the gpu preset)")
         total = sum(s for s, _, _ in times.values()) + suite_budget.BUILD_S
         self.assertLessEqual(total, suite_budget.BUDGET_MIN * 60,
                              f"the gpu suite takes {total / 60:.1f} min by its reference times")
-        self.assertEqual(suite_budget.over_without_note(times), [],
+        self.assertEqual(suite_budget.over_without_note(times, specs), [],
                          "past about 30 s per backend: say why in the spec's gpu_time_note")
 
     def test_an_experiment_past_the_budget_fails_it(self):
@@ -39,7 +40,7 @@ class SuiteBudgetTest(unittest.TestCase):
         C.write_json(os.path.join(ref, "x.slow.gpu.a.json"), doc("x.slow", "gpu", 1000.0))
         C.write_json(os.path.join(ref, "x.slow.gpu.b.json"), doc("x.slow", "gpu", 2000.0))
         C.write_json(os.path.join(ref, "x.slow.full.json"), doc("x.slow", "full", 9000.0))
-        times = suite_budget.experiment_times("gpu", specs, ref)
+        times = suite_budget.experiment_times("gpu", suite_budget.load_specs(specs), ref)
         self.assertEqual(times["x.fast"][:1] + times["x.fast"][2:], (10.0, 2))  # cuda + opencl
         self.assertEqual(times["x.slow"][0], 2000.0)  # the slowest gpu document, not full's
         self.assertIsNone(times["x.new"][0])  # no reference: unknown cost
@@ -48,7 +49,8 @@ class SuiteBudgetTest(unittest.TestCase):
         os.remove(os.path.join(specs, "x.new.json"))
         self.assertEqual(suite_budget.main(args), 1)  # past 30 minutes
         # Within 40 minutes, but x.slow's 1000 s per backend need a reason.
-        self.assertEqual(suite_budget.over_without_note(times, specs), ["x.slow"])
+        self.assertEqual(suite_budget.over_without_note(times, suite_budget.load_specs(specs)),
+                         ["x.slow"])
         self.assertEqual(suite_budget.main(args + ["--budget-min", "40"]), 1)
         C.write_json(os.path.join(specs, "x.slow.json"), {"id": "x.slow", "gpu_time_note": "why"})
         self.assertEqual(suite_budget.main(args + ["--budget-min", "40"]), 0)
