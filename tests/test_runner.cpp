@@ -351,6 +351,26 @@ TEST_F(RunnerTest, AxesAreChecked) {
   EXPECT_EQ(e.axes[0].values.at("ci"), (std::vector<std::string>{"1", "4", "7"}));
 }
 
+// `full` is optional: a spec that names it gets its values, one that does not
+// gets the gpu preset's (sizes, reps, axes); a misspelt preset is refused.
+TEST_F(RunnerTest, TheFullPresetTakesTheGpuValuesUnlessNamed) {
+  const std::string runs =
+      R"("runs": [{"framework": "test", "variants": ["counting"], "apps": ["wordcount"]}], )";
+  Experiment e =
+      parse_experiment(spec_with(runs + R"("axes": {"a": {"ci": [1], "gpu": [2], "paper": [3]},
+                                   "b": {"ci": [1], "gpu": [2], "full": [5, 6], "paper": [3]}})"),
+                       "x");
+  EXPECT_EQ(e.axes[0].values.at("full"), (std::vector<std::string>{"2"}));
+  EXPECT_EQ(e.axes[1].values.at("full"), (std::vector<std::string>{"5", "6"}));
+  EXPECT_EQ(e.sizes.at("full"), e.sizes.at("gpu"));
+  EXPECT_EQ(e.reps.at("full"), e.reps.at("gpu"));
+  EXPECT_THROW(
+      parse_experiment(
+          spec_with(runs + R"("axes": {"a": {"ci": [1], "gpu": [2], "fulll": [5], "paper": [3]}})"),
+          "x"),
+      UsageError);
+}
+
 nlohmann::json only_point(const fs::path& p) {
   std::ifstream in(p);
   return nlohmann::json::parse(in)["points"][0];

@@ -49,8 +49,8 @@ class Errors(unittest.TestCase):
         self.expect(2, "unknown option --bogus", "run", "--bogus", "1")
         self.expect(2, "does not run on backend cpu", "run", "--framework", "mars", "--app", "wordcount",
                     "--input", text, "--backend", "cpu")
-        self.expect(2, "unknown preset", "run", "--experiment", "mars.wordcount-smoke", "--preset", "huge",
-                    "--out", os.path.join(TMP, "x.json"))
+        self.expect(2, "unknown preset 'huge' (known: ci, gpu, full, paper)", "run", "--experiment",
+                    "mars.wordcount-smoke", "--preset", "huge", "--out", os.path.join(TMP, "x.json"))
 
     def test_bad_parameter_values_exit_2_naming_the_parameter(self):
         text = os.path.join(SRC, "README.md")

@@ -246,6 +246,8 @@ class UsageErrors(unittest.TestCase):
         self.expect("--report-only: no results documents in " + d, "reproduce", "--report-only", "--out-dir", d)
         self.expect("--report-only runs nothing: drop --shard", "reproduce", "--report-only", "--shard", "1/2",
                     "--out-dir", d)
+        self.expect("--report-only runs nothing: drop --no-reuse", "reproduce", "--report-only", "--no-reuse",
+                    "--out-dir", d)
 
 
 if __name__ == "__main__":
