@@ -35,6 +35,9 @@ struct Piece {
   // Per input / output slot: the device channel it arrives or leaves by (null: host FIFO).
   std::vector<std::shared_ptr<PeerChannel>> in_peer, out_peer;
   std::atomic<int> ran_on{-1};
+  // Device time of its kernels since construction or reset_stats(); written
+  // by the stage thread of its GPU only.
+  double kernel_ms = 0;
 };
 
 // One logical GPU: its device, queues (one per fragment) and buffers.
@@ -281,9 +284,10 @@ struct GpuGraph::Impl {
       const std::int64_t ef = executions * (f + 1) / F - executions * f / F;
       auto t = Clock::now();
       for (const backend::TimedSpan& span : gpu.queues[fi]->take_spans()) {  // finishes the queue
-        if (span.name == "kernel")
+        if (span.name == "kernel") {
           gpu.stats.kernel_ms += span.milliseconds;
-        else if (span.name == "h2d")
+          piece.kernel_ms += span.milliseconds;
+        } else if (span.name == "h2d")
           gpu.stats.h2d_ms += span.milliseconds;
         else if (span.name == "d2h")
           gpu.stats.d2h_ms += span.milliseconds;
@@ -593,6 +597,12 @@ void GpuGraph::reset_stats() {
     g.stats = GpuStats{};
     g.stats.pieces = pieces;
   }
+  for (auto& p : impl_->pieces) p->kernel_ms = 0;
+}
+std::vector<double> GpuGraph::piece_kernel_ms() const {
+  std::vector<double> out;
+  for (const auto& p : impl_->pieces) out.push_back(p->kernel_ms);
+  return out;
 }
 
 std::vector<GeneratedKernel> GpuGraph::kernels() const {

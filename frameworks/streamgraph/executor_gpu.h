@@ -123,6 +123,9 @@ class GpuGraph {
   std::vector<int> ran_on() const;
   const ChannelRoutes& routes() const;
   std::vector<GpuStats> stats() const;  // per logical GPU
+  // Per piece (kernels() order): device time of its kernels, summed over its
+  // fragments, since construction or reset_stats().
+  std::vector<double> piece_kernel_ms() const;
   void reset_stats();
   int cpu_partitions() const { return cpu_partitions_; }
   std::vector<GeneratedKernel> kernels() const;

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "frameworks/streamgraph/benchmarks/benchmark.h"
+#include "frameworks/streamgraph/calibration.h"
 #include "frameworks/streamgraph/executor_cpu.h"
 #include "frameworks/streamgraph/executor_gpu.h"
 #include "frameworks/streamgraph/mapper.h"
@@ -73,6 +74,10 @@ ParamDecls multi_params() {
       bool_param("share_devices", false, "run `gpus` logical GPUs on fewer devices, round-robin"));
   decls.push_back(choice_param("channels", "host", {"host", "p2p"},
                                "channels between GPUs: staged on the host or peer to peer"));
+  decls.push_back(choice_param(
+      "weights", "estimate", {"estimate", "measured"},
+      "what the mapper balances: the cost model's T (the paper) or each partition's kernel "
+      "time measured on one GPU first (calibration.h)"));
   return decls;
 }
 
@@ -177,7 +182,6 @@ class StreamGraphPoint final : public PointRunner {
         }
       }
       partitions_ = p.gpu_partitions();
-      const Mapping mapping = map_partitions(g, s, p, static_cast<int>(logical.size()), limits);
       GpuRunOptions o;
       o.target = codegen_target(device_->info(), shared);
       o.single = mode_ == Mode::gpu_single;
@@ -190,6 +194,7 @@ class StreamGraphPoint final : public PointRunner {
       o.channels = parse_channel_mode(params_.count("channels") ? params_.at("channels") : "host");
       o.device_channels = param_string(params_, "same_gpu_channels") == "device";
       device_->make_current();
+      const Mapping mapping = map_for(g, p, logical, limits, o);
       try {
         gpu_ = std::make_unique<GpuGraph>(logical, g, s, p, mapping, o);
       } catch (const UsageError& e) {
@@ -257,6 +262,35 @@ class StreamGraphPoint final : public PointRunner {
     return m;
   }
 
+  // The mapping of the partitions onto the logical GPUs, weighted by T or,
+  // with weights=measured, by kernel times measured on the first GPU.
+  Mapping map_for(const Graph& g, const Partitioning& p,
+                  const std::vector<backend::Device*>& logical, const DeviceLimits& limits,
+                  const GpuRunOptions& o) {
+    const int gpus = static_cast<int>(logical.size());
+    // One GPU partition or one GPU: nothing to balance, the estimate's mapping.
+    const bool measure = params_.count("weights") && param_string(params_, "weights") == "measured";
+    if (!measure || p.gpu_partitions() <= 1 || gpus == 1) {
+      const Mapping m = map_partitions(g, schedule_, p, gpus, limits);
+      mapped_ns_ = m.estimated_ns;
+      return m;
+    }
+    const std::int64_t executions = std::min<std::int64_t>(iterations_, 4 * batch_);
+    std::vector<double> weights;
+    try {
+      const PartitionTimes t = measure_partition_times(
+          *logical.front(), [&] { return make_benchmark(info_.name, n_).graph; }, schedule_, p, o,
+          executions, batch_);
+      weights = t.ns_per_execution;
+      calibration_ms_ = t.run_ms;
+    } catch (const UsageError& e) {
+      throw SkipPoint(std::string("no solution: ") + e.what());
+    }
+    const Mapping m = map_partitions(g, schedule_, p, gpus, limits, weights);
+    mapped_ns_ = m.estimated_ns;
+    return m;
+  }
+
   // The GPUs the point runs on: `gpus` logical GPUs, round-robin onto the
   // devices the runner gave when share_devices=1.
   std::vector<backend::Device*> logical_gpus() const {
@@ -282,6 +316,9 @@ class StreamGraphPoint final : public PointRunner {
     const ChannelRoutes& routes = gpu_->routes();
     m.counters["gpus"] = gpu_->gpus();
     m.counters["gpus_used"] = gpu_->gpus_used();
+    m.counters["weights_measured"] = calibration_ms_ > 0 ? 1 : 0;
+    m.counters["calibration_ms"] = calibration_ms_;
+    m.counters["mapped_ns_per_execution"] = mapped_ns_;
     m.counters["physical_devices"] = static_cast<double>(physical_.size());
     m.counters["same_gpu_device_channels"] = routes.same_gpu_device;
     m.counters["same_gpu_host_channels"] = routes.same_gpu_host;
@@ -388,6 +425,8 @@ class StreamGraphPoint final : public PointRunner {
   std::uint64_t max_local_ = 0;
   GraphStats stats_;
   int c2070_partitions_ = 0, c2070_single_ = 0;
+  double calibration_ms_ = 0;  // the measured run of weights=measured (0: weights=estimate)
+  double mapped_ns_ = 0;       // the mapper's estimate of the slowest GPU, ns an execution
 };
 
 std::string skip_n(const PointContext& ctx) {
@@ -400,6 +439,11 @@ std::string skip_n(const PointContext& ctx) {
       param_int(ctx.params, "gpus") == 1)
     return "channels=p2p with gpus=1: no channel crosses GPUs (the host-channel point is the "
            "same run)";
+  const auto weights = ctx.params.find("weights");
+  if (weights != ctx.params.end() && weights->second == "measured" &&
+      (!ctx.params.count("gpus") || param_int(ctx.params, "gpus") == 1))
+    return "weights=measured with gpus=1: one GPU holds every partition (the weights=estimate "
+           "point is the same run)";
   return "";
 }
 

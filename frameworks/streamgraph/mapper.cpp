@@ -1,6 +1,7 @@
 #include "frameworks/streamgraph/mapper.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "harness/core/errors.h"
@@ -75,9 +76,19 @@ class Evaluation {
 
 Mapping map_partitions(const Graph& g, const Schedule& s, const Partitioning& p, int gpus,
                        const DeviceLimits& d) {
+  std::vector<double> estimate;
+  for (const Partition& part : p.partitions) estimate.push_back(part.cost.time_ns);
+  return map_partitions(g, s, p, gpus, d, estimate);
+}
+
+Mapping map_partitions(const Graph& g, const Schedule& s, const Partitioning& p, int gpus,
+                       const DeviceLimits& d, const std::vector<double>& weight_ns) {
   if (gpus < 1)
     throw UsageError("stream graph mapper: needs at least one GPU, got " + std::to_string(gpus));
   const std::size_t count = p.partitions.size();
+  if (weight_ns.size() != count)
+    throw UsageError("stream graph mapper: " + std::to_string(weight_ns.size()) + " weights for " +
+                     std::to_string(count) + " partitions");
   const std::vector<Edge> edges = partition_edges(g, s, p);
   std::vector<double> weight(count, 0.0);
   Mapping m;
@@ -93,7 +104,10 @@ Mapping map_partitions(const Graph& g, const Schedule& s, const Partitioning& p,
       m.cpu_thread_of_partition[i] = threads++;
       continue;
     }
-    weight[i] = p.partitions[i].cost.time_ns;
+    weight[i] = weight_ns[i];
+    if (!(weight[i] >= 0) || !std::isfinite(weight[i]))
+      throw UsageError("stream graph mapper: partition " + std::to_string(i) + " has weight " +
+                       std::to_string(weight[i]) + " (needs a finite value >= 0)");
     total += weight[i];
     largest = std::max(largest, weight[i]);
     gpu_parts.push_back(static_cast<int>(i));

@@ -4,6 +4,7 @@
 // few channel bytes as possible (each channel between devices is staged
 // through host memory, so each GPU pays its side of the copy over the host
 // link). Deterministic:
+// The weights are T unless the caller passes its own (measured kernel times).
 //  1. greedy: partitions by decreasing T; each goes to the GPU it exchanges
 //     the most bytes with among those whose load stays within the bound
 //     B = total T / G + largest T (the least loaded GPU always qualifies, so
@@ -31,8 +32,14 @@ struct Mapping {
   double estimated_ns = 0;      // max over GPUs of load + transfer
 };
 
-// Throws harness::UsageError when gpus < 1.
+// Throws harness::UsageError when gpus < 1. The weights are the partitions'
+// estimated times T (Partition::cost.time_ns).
 Mapping map_partitions(const Graph& g, const Schedule& s, const Partitioning& p, int gpus,
                        const DeviceLimits& d);
+// The same with a weight per partition in ns an execution (entries of CPU
+// partitions ignored), e.g. kernel times measured on the device
+// (calibration.h); UsageError when their count or a value is off.
+Mapping map_partitions(const Graph& g, const Schedule& s, const Partitioning& p, int gpus,
+                       const DeviceLimits& d, const std::vector<double>& weight_ns);
 
 }  // namespace harness::streamgraph

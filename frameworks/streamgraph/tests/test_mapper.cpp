@@ -3,6 +3,7 @@
 // and independent heavy branches spread over the GPUs.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <numeric>
 
 #include "frameworks/streamgraph/benchmarks/benchmark.h"
@@ -124,6 +125,72 @@ TEST(StreamGraphMapper, IndependentHeavyBranchesSpreadOverGpus) {
     for (int count : heavy_per_gpu) EXPECT_EQ(count, 4 / gpus) << "GPUs=" << gpus;
   }
   EXPECT_THROW(map_partitions(g, s, p, 0, d), UsageError);
+}
+
+// A pipeline source -> f0 -> f1 -> f2 -> f3 -> sink, each operator its own
+// partition (the stateful source and sink on the CPU).
+struct Chain {
+  Graph g{ItemType::f32};
+  Schedule s;
+  Partitioning p;
+};
+Chain chain_of_four() {
+  std::vector<Stream> stages;
+  stages.push_back(filter(testing::source("src", 1)));
+  for (int i = 0; i < 4; ++i)
+    stages.push_back(filter(testing::copy_filter("f" + std::to_string(i), 1, 1)));
+  stages.push_back(filter(testing::sink("snk", 1)));
+  Chain c;
+  c.g = build_graph(pipeline(std::move(stages)), ItemType::f32);
+  c.s = make_schedule(c.g);
+  const CostModel model(c.g, c.s, DeviceLimits::h200());
+  c.p.partition_of.assign(static_cast<std::size_t>(c.g.node_count()), -1);
+  for (NodeId v : c.s.order) {
+    Partition part;
+    part.target = c.g.node(v).stateful() ? Target::cpu : Target::gpu;
+    part.nodes = {v};
+    part.cost = model.gpu_cost(part.nodes);
+    c.p.partition_of[static_cast<std::size_t>(v)] = static_cast<int>(c.p.partitions.size());
+    c.p.partitions.push_back(part);
+  }
+  return c;
+}
+
+int gpu_of(const Chain& c, const Mapping& m, const std::string& name) {
+  const int part = c.p.partition_of[static_cast<std::size_t>(c.g.find(name))];
+  return m.gpu_of_partition[static_cast<std::size_t>(part)];
+}
+
+TEST(StreamGraphMapper, BalancesTheWeightsItIsGiven) {
+  const Chain c = chain_of_four();
+  const DeviceLimits d = DeviceLimits::h200();
+  // Weights far above the host-link term (a few bytes an execution): the
+  // mapper balances them. One heavy filter and three light ones on 2 GPUs:
+  // the heavy one alone, the light ones together (loads 3 and 3).
+  std::vector<double> w(c.p.partitions.size(), 0.0);
+  for (int i = 0; i < 4; ++i) {
+    const int part = c.p.partition_of[static_cast<std::size_t>(c.g.find("f" + std::to_string(i)))];
+    w[static_cast<std::size_t>(part)] = i == 2 ? 3e5 : 1e5;
+  }
+  const Mapping m = map_partitions(c.g, c.s, c.p, 2, d, w);
+  EXPECT_NEAR(std::max(m.gpu_load_ns[0], m.gpu_load_ns[1]), 3e5, 1.0);
+  EXPECT_NE(gpu_of(c, m, "f2"), gpu_of(c, m, "f0"));
+  EXPECT_EQ(gpu_of(c, m, "f0"), gpu_of(c, m, "f1"));
+  EXPECT_EQ(gpu_of(c, m, "f1"), gpu_of(c, m, "f3"));
+  const Mapping one = map_partitions(c.g, c.s, c.p, 1, d, w);
+  EXPECT_NEAR(one.gpu_load_ns[0], 6e5, 1.0);
+  EXPECT_LT(m.estimated_ns, one.estimated_ns * 0.6);
+  // Equal weights: two filters a GPU.
+  for (double& x : w) x = x > 0 ? 1e5 : 0;
+  const Mapping even = map_partitions(c.g, c.s, c.p, 2, d, w);
+  EXPECT_NEAR(even.gpu_load_ns[0], 2e5, 1.0);
+  EXPECT_NEAR(even.gpu_load_ns[1], 2e5, 1.0);
+  // Bad weights.
+  EXPECT_THROW(map_partitions(c.g, c.s, c.p, 2, d, std::vector<double>(2, 1.0)), UsageError);
+  w[1] = -1;
+  EXPECT_THROW(map_partitions(c.g, c.s, c.p, 2, d, w), UsageError);
+  w[1] = std::nan("");
+  EXPECT_THROW(map_partitions(c.g, c.s, c.p, 2, d, w), UsageError);
 }
 
 }  // namespace

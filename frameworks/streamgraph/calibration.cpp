@@ -1,0 +1,46 @@
+#include "frameworks/streamgraph/calibration.h"
+
+#include <chrono>
+
+#include "harness/core/errors.h"
+
+namespace harness::streamgraph {
+
+PartitionTimes measure_partition_times(backend::Device& device, const std::function<Graph()>& fresh,
+                                       const Schedule& s, const Partitioning& p,
+                                       const GpuRunOptions& options, std::int64_t executions,
+                                       std::int64_t batch) {
+  if (executions < 1 || batch < 1)
+    throw UsageError("stream graph calibration: needs at least one execution and a batch of 1");
+  GpuRunOptions o = options;
+  o.dump_dir.clear();
+  const Graph plan_graph = fresh();
+  GpuGraph one(device, plan_graph, s, p, o);
+  PipelineOptions po;
+  po.iterations = executions;
+  po.batch = batch;
+  po.queue_blocks = o.queue_blocks;
+  const PipelinePlan plan = one.plan();
+  {
+    const Graph warm = fresh();
+    run_pipeline(warm, s, plan, po);
+  }
+  one.reset_stats();
+  const Graph timed = fresh();
+  const auto t0 = std::chrono::steady_clock::now();
+  run_pipeline(timed, s, plan, po);
+  PartitionTimes out;
+  out.run_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  out.executions = executions;
+  out.ns_per_execution.assign(p.partitions.size(), 0.0);
+  const std::vector<int> partition = one.partition_of_piece();
+  const std::vector<double> kernel_ms = one.piece_kernel_ms();
+  for (std::size_t k = 0; k < partition.size(); ++k) {
+    out.ns_per_execution[static_cast<std::size_t>(partition[k])] +=
+        kernel_ms[k] * 1e6 / static_cast<double>(executions);
+  }
+  return out;
+}
+
+}  // namespace harness::streamgraph

@@ -1,0 +1,36 @@
+// Measured partition weights for the mapper. The paper's mapper balances the
+// partitions' estimated times T (cost_model.h); on an H100/H200 T and the
+// kernels' measured times disagree (fig7: MatrixMult3 N = 20 on two GPUs,
+// estimated loads 160 and 189 against measured kernel times 389 and 274 ms),
+// and T's absolute scale is far below the host-link term the mapper adds, so
+// the mapper keeps partitions together instead of balancing them. Measuring
+// each partition's kernels once, every GPU partition on one device, gives
+// weights in the same unit as that term (ns an execution).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "frameworks/streamgraph/executor_gpu.h"
+#include "frameworks/streamgraph/graph.h"
+
+namespace harness::streamgraph {
+
+struct PartitionTimes {
+  std::vector<double> ns_per_execution;  // per partition; 0 for CPU partitions
+  double run_ms = 0;                     // wall time of the measured run
+  std::int64_t executions = 0;           // of the measured run
+};
+
+// Runs a graph from `fresh` (a new runnable instance each call: its source
+// and sink hold state) with every GPU partition of `p` on `device`: one
+// warm-up run, then one measured run of `executions` steady-state executions
+// in blocks of `batch`. Each partition's weight is the device time of its
+// pieces' kernels over the measured run, divided by `executions`.
+PartitionTimes measure_partition_times(backend::Device& device, const std::function<Graph()>& fresh,
+                                       const Schedule& s, const Partitioning& p,
+                                       const GpuRunOptions& options, std::int64_t executions,
+                                       std::int64_t batch);
+
+}  // namespace harness::streamgraph
