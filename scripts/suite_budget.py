@@ -5,7 +5,8 @@ set-up and build included.
 
 The suite's time is the sum, over the experiments of paper/experiments/, of
 the wall time (`wall_s`) of each one's checked-in reference document of the
-preset in results/reference/ (the slowest, where there are several), plus the
+preset in results/reference/ (the slowest, where there are several; documents
+of runs on several GPUs at once are not the one-GPU suite's), plus the
 set-up, build and tool-counter time of that run. A spec without such a document has no
 known cost: it is listed, and fails the check, until a run of it is checked
 in. The test in scripts/tests/test_suite_budget.py fails when the sum passes
@@ -56,15 +57,25 @@ def backends_run(doc: dict) -> int:
     return max(1, len(ran - {"cpu", None}))
 
 
+def several_gpus(doc: dict) -> bool:
+    """Whether some point ran on more than one GPU (a machine with several,
+    e.g. streamit.fig7's 2-4 GPU points): not the one-GPU suite's time. A GPU
+    with the host (mars.fig9's co-processing) is one GPU."""
+    gpus = {(d.get("backend"), d.get("index"))
+            for d in (doc.get("environment") or {}).get("devices") or [] if d.get("type") == "gpu"}
+    return any(len({(d.get("backend"), d.get("index")) for d in p.get("devices") or []} & gpus) > 1
+               for p in doc.get("points") or [])
+
+
 def experiment_times(preset: str, specs: dict, reference: str = REFERENCE) -> dict:
     """{experiment id: (seconds or None, reference file or None, backends)} for every spec
-    (`specs`: load_specs' answer)."""
+    (`specs`: load_specs' answer), from documents whose points each ran on one device."""
     times = {i: (None, None, 1) for i in specs}
     for path in sorted(glob.glob(os.path.join(reference, "*.json"))):
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
         exp = doc.get("experiment") or {}
-        if exp.get("id") not in times or exp.get("preset") != preset:
+        if exp.get("id") not in times or exp.get("preset") != preset or several_gpus(doc):
             continue
         s = wall_seconds(doc)
         if s is not None and (times[exp["id"]][0] is None or s > times[exp["id"]][0]):

@@ -40,6 +40,16 @@ class SuiteBudgetTest(unittest.TestCase):
         C.write_json(os.path.join(ref, "x.slow.gpu.a.json"), doc("x.slow", "gpu", 1000.0))
         C.write_json(os.path.join(ref, "x.slow.gpu.b.json"), doc("x.slow", "gpu", 2000.0))
         C.write_json(os.path.join(ref, "x.slow.full.json"), doc("x.slow", "full", 9000.0))
+        # A run on a machine with several GPUs (points on 2 devices) is not the one-GPU suite's.
+        # A GPU with the host is one GPU (co-processing).
+        multi = doc("x.fast", "gpu", 5000.0)
+        multi["environment"] = {"devices": [{"backend": "cuda", "index": i, "type": "gpu"}
+                                            for i in (0, 1)] + [{"backend": "cpu", "index": 0, "type": "cpu"}]}
+        multi["points"][0]["devices"] = [{"backend": "cuda", "index": 0}, {"backend": "cpu", "index": 0}]
+        C.write_json(os.path.join(ref, "x.fast.gpu.cpu-and-gpu.json"), multi)
+        self.assertEqual(suite_budget.experiment_times("gpu", suite_budget.load_specs(specs), ref)["x.fast"][0], 5000.0)
+        multi["points"][0]["devices"] = [{"backend": "cuda", "index": 0}, {"backend": "cuda", "index": 1}]
+        C.write_json(os.path.join(ref, "x.fast.gpu.cpu-and-gpu.json"), multi)
         times = suite_budget.experiment_times("gpu", suite_budget.load_specs(specs), ref)
         self.assertEqual(times["x.fast"][:1] + times["x.fast"][2:], (10.0, 2))  # cuda + opencl
         self.assertEqual(times["x.slow"][0], 2000.0)  # the slowest gpu document, not full's
