@@ -1,7 +1,7 @@
 // thrust: the everyday GPU group-by as a MapReduce baseline (not a paper's
 // system): map on the device, 64-bit key hashes, thrust::sort_by_key and
-// thrust::reduce_by_key, a collision check (k-means: the cluster id as the
-// key). CUDA only (frameworks/mapreduce/thrust/README.md).
+// thrust::reduce_by_key, optionally a collision check (k-means: the cluster
+// id as the key). CUDA only (frameworks/mapreduce/thrust/README.md).
 #pragma once
 
 #include "frameworks/mapreduce/common/mapreduce_runtime.h"
@@ -12,6 +12,9 @@ struct Options {
   // Low bits of the 64-bit FNV-1a key hash kept (1..64); tests keep few so
   // that different words collide and the (hash, bytes) fallback runs.
   std::uint32_t hash_bits = 64;
+  // Compare the bytes of keys with equal hashes, splitting collisions (the
+  // exact group-by); off trusts the hash, as a plain thrust program does.
+  bool verify_keys = false;
 };
 
 ParamDecls params();

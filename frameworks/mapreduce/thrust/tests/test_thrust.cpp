@@ -83,6 +83,7 @@ TEST_P(ThrustTest, AllKeysDistinct) {
 TEST_P(ThrustTest, CollisionsFallBackToHashThenBytes) {
   const std::string text = generated("text-zipf", 200000, 5) + "\nab ba AB abc ab\n";
   thrustmr::Options o;
+  o.verify_keys = true;
   o.hash_bits = 2;
   mapreduce::RunResult r = expect_text(text, o, "hash_bits=2");
   EXPECT_GT(r.measurement.counters.at("hash_collisions"), 0);
@@ -91,6 +92,26 @@ TEST_P(ThrustTest, CollisionsFallBackToHashThenBytes) {
   o.hash_bits = 64;
   r = expect_text(text, o, "hash_bits=64");
   EXPECT_EQ(r.measurement.counters.at("hash_collisions"), 0);
+  EXPECT_EQ(r.measurement.counters.at("keys_verified"), 1);
+}
+
+// Without verify_keys (the default) the hash is trusted: with 2 bits,
+// different words merge and the output is wrong, which validation reports;
+// with 64 bits the output is exact and no collision count is claimed.
+TEST_P(ThrustTest, UnverifiedKeysTrustTheHash) {
+  const std::string text = generated("text-zipf", 200000, 5);
+  const apps::MapReduceApp& app = apps::wordcount_app();
+  thrustmr::Options o;
+  o.hash_bits = 2;
+  mapreduce::RunResult r = run_text(text, o);
+  EXPECT_NE(apps::compare_by_policy(app, reference_output(app, text), r.output, app.validation()),
+            "");
+  EXPECT_LE(r.output.size(), 4u);  // at most one group per hash value
+  EXPECT_EQ(r.measurement.counters.at("keys_verified"), 0);
+  EXPECT_EQ(r.measurement.counters.count("hash_collisions"), 0u);
+  o.hash_bits = 64;
+  r = expect_text(text, o, "hash_bits=64, unverified");
+  EXPECT_EQ(r.measurement.counters.at("keys_verified"), 0);
 }
 
 TEST_P(ThrustTest, PhasesAndRecordRanges) {
@@ -129,6 +150,7 @@ TEST_P(ThrustTest, EveryAppMatchesReferenceOnTheSharedCases) {
 TEST_P(ThrustTest, EveryAppMatchesReferenceWithCollidingHashes) {
   for (unsigned bits : {1u, 2u}) {
     thrustmr::Options o;
+    o.verify_keys = true;
     o.hash_bits = bits;
     for (const std::string& name : thrustmr::app_names()) {
       SCOPED_TRACE(name + ", hash_bits=" + std::to_string(bits));
@@ -152,6 +174,7 @@ TEST_P(ThrustTest, CollisionsAreCountedForEveryHashedApp) {
     const apps::KeyValueList expected = reference_output(app, text);
     for (unsigned bits : {2u, 64u}) {
       thrustmr::Options o;
+      o.verify_keys = true;
       o.hash_bits = bits;
       mapreduce::JobChain chain(app, thrust_runtimes(*device_, o));
       chain.set_app_params(app.resolve_params({}));
@@ -180,6 +203,7 @@ TEST_P(ThrustTest, InvertedIndexKeepsUrlsApartUnderCollisions) {
   const apps::MapReduceApp& app = apps::invertedindex_app();
   for (unsigned bits : {1u, 64u}) {
     thrustmr::Options o;
+    o.verify_keys = true;
     o.hash_bits = bits;
     auto runtime = thrustmr::make_runtime(*device_, o);
     runtime->prepare(app);
@@ -259,6 +283,9 @@ TEST(ThrustKnobs, HashBitsMustBeOneToSixtyFour) {
   EXPECT_THROW(thrustmr::options_from({{"hash_bits", "65"}}), UsageError);
   EXPECT_EQ(thrustmr::options_from({{"hash_bits", "7"}}).hash_bits, 7u);
   EXPECT_EQ(thrustmr::options_from(defaults_of(thrustmr::params())).hash_bits, 64u);
+  EXPECT_FALSE(thrustmr::options_from({}).verify_keys);
+  EXPECT_TRUE(thrustmr::options_from({{"verify_keys", "1"}}).verify_keys);
+  EXPECT_THROW(thrustmr::options_from({{"verify_keys", "maybe"}}), UsageError);
 }
 
 // The apps registered for thrust/default are exactly those all of whose jobs it runs.
