@@ -124,6 +124,38 @@ TEST(Netflix, PartialTablesCombineToTheReference) {
   }
 }
 
+// finish() orders the pieces' rows by pair over every significant bit (keys
+// past 16 and 32 bits, equal low digits) and still refuses a repeated pair.
+TEST(Netflix, FinishSortsRowsOfWideKeysAndRefusesRepeats) {
+  std::vector<std::uint64_t> keys;
+  for (std::uint64_t hi : {0ull, 1ull, 0x1234ull, 0xffffffull})
+    for (std::uint64_t lo : {0ull, 7ull, 0x10000ull, 0xffffffffull}) keys.push_back(hi << 32 | lo);
+  std::vector<std::uint64_t> shuffled = keys;
+  std::reverse(shuffled.begin(), shuffled.end());
+  std::rotate(shuffled.begin(), shuffled.begin() + 5, shuffled.end());
+  PairScoresOutput out;
+  PairTally* rows = out.storage(shuffled.size());
+  for (std::size_t i = 0; i < shuffled.size(); ++i)
+    rows[i] = PairTally{shuffled[i], static_cast<std::int32_t>(i), static_cast<std::uint32_t>(i)};
+  out.add_piece(rows, 7);
+  out.add_piece(rows + 7, shuffled.size() - 7);
+  out.finish();
+  std::vector<std::uint64_t> got;
+  for (const PairTally& r : out.rows()) got.push_back(r.pair);
+  std::sort(keys.begin(), keys.end());
+  EXPECT_EQ(got, keys);
+  for (const PairTally& r : out.rows())  // each row kept its own values
+    EXPECT_EQ(shuffled[static_cast<std::size_t>(r.movies)], r.pair);
+
+  PairScoresOutput twice;
+  PairTally* t = twice.storage(3);
+  t[0] = PairTally{1ull << 40, 1, 1};
+  t[1] = PairTally{5, 1, 1};
+  t[2] = PairTally{1ull << 40, 2, 2};
+  twice.add_piece(t, 3);
+  EXPECT_THROW(twice.finish(), std::logic_error);
+}
+
 TEST(Netflix, MalformedRecordsNameTheRecordAndOffset) {
   const std::string good = record(1, 2, 3, 4) + record(1, 3, 5, 1);
   EXPECT_EQ(input_error(kApp, good), "");
