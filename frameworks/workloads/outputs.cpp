@@ -139,10 +139,28 @@ std::size_t TableOutput::find(std::string_view k) const {
 
 void TableOutput::finish() {
   if (finished_) return;
-  std::vector<std::size_t> order(rows());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::sort(order.begin(), order.end(),
-            [&](std::size_t a, std::size_t b) { return key(a) < key(b); });
+  // Sorted by each key's first 8 bytes as a big-endian integer (zero-padded)
+  // and, on a tie, the whole key: the same unsigned byte order as comparing
+  // the keys, with most comparisons made on integers in the array being
+  // sorted instead of on bytes fetched from the key arena.
+  struct Ranked {
+    std::uint64_t prefix;
+    std::size_t row;
+  };
+  std::vector<Ranked> ranked(rows());
+  for (std::size_t r = 0; r < ranked.size(); ++r) {
+    const std::string_view k = key(r);
+    std::uint64_t prefix = 0;
+    for (std::size_t b = 0; b < 8; ++b)
+      prefix = prefix << 8 | (b < k.size() ? static_cast<unsigned char>(k[b]) : 0u);
+    ranked[r] = {prefix, r};
+  }
+  std::sort(ranked.begin(), ranked.end(), [&](const Ranked& a, const Ranked& b) {
+    if (a.prefix != b.prefix) return a.prefix < b.prefix;
+    return key(a.row) < key(b.row);
+  });
+  std::vector<std::size_t> order(ranked.size());
+  for (std::size_t i = 0; i < ranked.size(); ++i) order[i] = ranked[i].row;
   TableOutput sorted(int_columns_, real_columns_, has_list_);
   sorted.reserve(rows(), keys_.size());
   sorted.lists_.reserve(lists_.size());

@@ -1,9 +1,11 @@
 // TableOutput: rows added on several threads' tables and appended give the
-// table of the same rows added to one.
+// table of the same rows added to one; finish() orders keys by unsigned bytes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "frameworks/workloads/outputs.h"
@@ -56,6 +58,37 @@ TEST(TableOutput, AppendedTablesEqualOneTableOfTheSameRows) {
   // Different columns cannot be appended.
   TableOutput other(2, 0, false);
   EXPECT_THROW(a.append(std::move(other)), std::logic_error);
+}
+
+// finish() orders rows by unsigned bytes: keys that share their first 8
+// bytes, a short key against the same key with zero bytes after it, bytes of
+// 0x80 and above, the empty key; a key repeated past 8 bytes is refused.
+TEST(TableOutput, FinishOrdersKeysByUnsignedBytes) {
+  using namespace std::string_literals;
+  const std::vector<std::string> keys = {"abcdefgh-2"s, "abcdefgh-10"s, "abcdefgh"s, "a"s, "a\0"s,
+                                         "a\0\0b"s,     "\x80"s,        "\xff\xff"s, ""s,  "zz"s,
+                                         "abcdefghZ"s,  "abcdefg"s,     "\x7f"s};
+  TableOutput t(1, 0, false);
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    add(t, Row{keys[i], static_cast<std::int64_t>(i), {}});
+  t.finish();
+  std::vector<std::string> sorted = keys;
+  std::sort(sorted.begin(), sorted.end(), [](const std::string& x, const std::string& y) {
+    return std::string_view(x) < std::string_view(y);  // char_traits: unsigned bytes
+  });
+  ASSERT_EQ(t.rows(), keys.size());
+  for (std::size_t r = 0; r < t.rows(); ++r) {
+    EXPECT_EQ(std::string(t.key(r)), sorted[r]) << "row " << r;
+    EXPECT_EQ(keys[static_cast<std::size_t>(t.ints(r)[0])], sorted[r]);  // its own row
+  }
+  EXPECT_LT(t.find("\x80"s), t.find("\xff\xff"s));
+  EXPECT_LT(t.find("\x7f"s), t.find("\x80"s));
+
+  TableOutput twice(1, 0, false);
+  add(twice, Row{"abcdefgh-same", 1, {}});
+  add(twice, Row{"abcdefgh-else", 2, {}});
+  add(twice, Row{"abcdefgh-same", 3, {}});
+  EXPECT_THROW(twice.finish(), std::logic_error);
 }
 
 }  // namespace
