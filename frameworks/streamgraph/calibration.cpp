@@ -36,6 +36,10 @@ PartitionTimes measure_partition_times(backend::Device& device, const std::funct
   out.ns_per_execution.assign(p.partitions.size(), 0.0);
   const std::vector<int> partition = one.partition_of_piece();
   const std::vector<double> kernel_ms = one.piece_kernel_ms();
+  const GpuStats gpu = one.stats().front();
+  if (gpu.staging_ms > 0)
+    out.staging_bytes_per_ns =
+        static_cast<double>(gpu.h2d_bytes + gpu.d2h_bytes) / (gpu.staging_ms * 1e6);
   for (std::size_t k = 0; k < partition.size(); ++k) {
     out.ns_per_execution[static_cast<std::size_t>(partition[k])] +=
         kernel_ms[k] * 1e6 / static_cast<double>(executions);

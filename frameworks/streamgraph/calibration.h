@@ -21,6 +21,12 @@ struct PartitionTimes {
   std::vector<double> ns_per_execution;  // per partition; 0 for CPU partitions
   double run_ms = 0;                     // wall time of the measured run
   std::int64_t executions = 0;           // of the measured run
+  // Host staging of the channels between the GPU and the host threads (the
+  // stateful source and sink), bytes per ns of the GPU thread's staging:
+  // (h2d + d2h bytes) / staging time. A channel between two GPUs staged on
+  // the host pays this on each side, far below the copy rate (0: nothing
+  // was staged).
+  double staging_bytes_per_ns = 0;
 };
 
 // Runs a graph from `fresh` (a new runnable instance each call: its source

@@ -273,6 +273,7 @@ class StreamGraphPoint final : public PointRunner {
     if (!measure || p.gpu_partitions() <= 1 || gpus == 1) {
       const Mapping m = map_partitions(g, schedule_, p, gpus, limits);
       mapped_ns_ = m.estimated_ns;
+      link_rate_ = limits.host_link_bytes_per_ns;
       return m;
     }
     const std::int64_t executions = std::min<std::int64_t>(iterations_, 4 * batch_);
@@ -283,10 +284,17 @@ class StreamGraphPoint final : public PointRunner {
           executions, batch_);
       weights = t.ns_per_execution;
       calibration_ms_ = t.run_ms;
+      staging_rate_ = t.staging_bytes_per_ns;
     } catch (const UsageError& e) {
       throw SkipPoint(std::string("no solution: ") + e.what());
     }
-    const Mapping m = map_partitions(g, schedule_, p, gpus, limits, weights);
+    // Host-staged channels between GPUs cost what the calibration's staging
+    // cost (a few GB/s), not the copy rate; peer-to-peer ones the copy rate.
+    DeviceLimits priced = limits;
+    if (o.channels == ChannelMode::host && staging_rate_ > 0)
+      priced.host_link_bytes_per_ns = std::min(limits.host_link_bytes_per_ns, staging_rate_);
+    link_rate_ = priced.host_link_bytes_per_ns;
+    const Mapping m = map_partitions(g, schedule_, p, gpus, priced, weights);
     mapped_ns_ = m.estimated_ns;
     return m;
   }
@@ -319,6 +327,8 @@ class StreamGraphPoint final : public PointRunner {
     m.counters["weights_measured"] = calibration_ms_ > 0 ? 1 : 0;
     m.counters["calibration_ms"] = calibration_ms_;
     m.counters["mapped_ns_per_execution"] = mapped_ns_;
+    m.counters["staging_gbps"] = staging_rate_;  // bytes/ns = GB/s
+    m.counters["mapper_link_gbps"] = link_rate_;
     m.counters["physical_devices"] = static_cast<double>(physical_.size());
     m.counters["same_gpu_device_channels"] = routes.same_gpu_device;
     m.counters["same_gpu_host_channels"] = routes.same_gpu_host;
@@ -427,6 +437,8 @@ class StreamGraphPoint final : public PointRunner {
   int c2070_partitions_ = 0, c2070_single_ = 0;
   double calibration_ms_ = 0;  // the measured run of weights=measured (0: weights=estimate)
   double mapped_ns_ = 0;       // the mapper's estimate of the slowest GPU, ns an execution
+  double staging_rate_ = 0;    // the calibration's host staging, bytes/ns (0: none)
+  double link_rate_ = 0;       // what the mapper charged a crossing byte at, bytes/ns
 };
 
 std::string skip_n(const PointContext& ctx) {

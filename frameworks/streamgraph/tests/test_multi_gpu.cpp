@@ -355,6 +355,7 @@ TEST(StreamGraphMultiGpu, MeasuredWeightsComeFromOneGpuAndDriveTheMapping) {
       *device, [] { return make_benchmark("FMRadio", 2).graph; }, s, p, o, 64, 32);
   EXPECT_EQ(t.executions, 64);
   EXPECT_GT(t.run_ms, 0);
+  EXPECT_GT(t.staging_bytes_per_ns, 0);  // the source's and sink's channels
   ASSERT_EQ(t.ns_per_execution.size(), p.partitions.size());
   for (std::size_t i = 0; i < p.partitions.size(); ++i) {
     if (p.partitions[i].target == Target::gpu)
@@ -384,6 +385,20 @@ TEST(StreamGraphMultiGpu, MeasuredWeightsComeFromOneGpuAndDriveTheMapping) {
   EXPECT_EQ(m.counters.at("weights_measured"), 1);
   EXPECT_GT(m.counters.at("calibration_ms"), 0);
   EXPECT_GT(m.counters.at("mapped_ns_per_execution"), 0);
+  // Host channels are priced at the staging rate the calibration saw (when
+  // below the copy rate); p2p channels at the copy rate.
+  const double copy_rate = limits.host_link_bytes_per_ns;
+  const double staging = m.counters.at("staging_gbps");
+  EXPECT_GT(staging, 0);
+  EXPECT_DOUBLE_EQ(m.counters.at("mapper_link_gbps"), std::min(copy_rate, staging));
+  ctx.params["channels"] = "p2p";
+  auto p2p = v.make(ctx);
+  p2p->prepare();
+  p2p->before_repetition();
+  const Measurement mp = p2p->run_once();
+  EXPECT_EQ(p2p->validate_last(), "");
+  EXPECT_DOUBLE_EQ(mp.counters.at("mapper_link_gbps"), copy_rate);
+  ctx.params["channels"] = "host";
   ctx.params["gpus"] = "1";
   EXPECT_NE(v.skip(ctx).find("weights=measured with gpus=1"), std::string::npos);
 }
