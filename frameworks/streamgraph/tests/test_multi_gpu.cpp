@@ -292,6 +292,16 @@ Params multi_params(int gpus, bool share, const std::string& channels) {
           {"channels", channels}};
 }
 
+// One repetition of the point `ctx` names on variant `v`, validated.
+Measurement run_validated(const VariantInfo& v, const PointContext& ctx) {
+  auto point = v.make(ctx);
+  point->prepare();
+  point->before_repetition();
+  Measurement m = point->run_once();
+  EXPECT_EQ(point->validate_last(), "");
+  return m;
+}
+
 TEST(StreamGraphMultiGpu, VariantCountsGpusAndChannelPaths) {
   register_all();  // once per process; experiments name every framework
   auto device = opencl_device();
@@ -307,11 +317,7 @@ TEST(StreamGraphMultiGpu, VariantCountsGpusAndChannelPaths) {
     ctx.devices = {device.get()};
     ctx.params = multi_params(2, true, channels);
     ASSERT_EQ(v.skip(ctx), "");
-    auto point = v.make(ctx);
-    point->prepare();
-    point->before_repetition();
-    const Measurement m = point->run_once();
-    EXPECT_EQ(point->validate_last(), "");
+    const Measurement m = run_validated(v, ctx);
     EXPECT_EQ(m.counters.at("gpus"), 2);
     EXPECT_EQ(m.counters.at("physical_devices"), 1);
     EXPECT_EQ(m.counters.at("gpus_used"), 2);
@@ -377,11 +383,7 @@ TEST(StreamGraphMultiGpu, MeasuredWeightsComeFromOneGpuAndDriveTheMapping) {
   ctx.params = multi_params(2, true, "host");
   ctx.params["weights"] = "measured";
   ASSERT_EQ(v.skip(ctx), "");
-  auto point = v.make(ctx);
-  point->prepare();
-  point->before_repetition();
-  const Measurement m = point->run_once();
-  EXPECT_EQ(point->validate_last(), "");
+  const Measurement m = run_validated(v, ctx);
   EXPECT_EQ(m.counters.at("weights_measured"), 1);
   EXPECT_GT(m.counters.at("calibration_ms"), 0);
   EXPECT_GT(m.counters.at("mapped_ns_per_execution"), 0);
@@ -392,12 +394,7 @@ TEST(StreamGraphMultiGpu, MeasuredWeightsComeFromOneGpuAndDriveTheMapping) {
   EXPECT_GT(staging, 0);
   EXPECT_DOUBLE_EQ(m.counters.at("mapper_link_gbps"), std::min(copy_rate, staging));
   ctx.params["channels"] = "p2p";
-  auto p2p = v.make(ctx);
-  p2p->prepare();
-  p2p->before_repetition();
-  const Measurement mp = p2p->run_once();
-  EXPECT_EQ(p2p->validate_last(), "");
-  EXPECT_DOUBLE_EQ(mp.counters.at("mapper_link_gbps"), copy_rate);
+  EXPECT_DOUBLE_EQ(run_validated(v, ctx).counters.at("mapper_link_gbps"), copy_rate);
   ctx.params["channels"] = "host";
   ctx.params["gpus"] = "1";
   EXPECT_NE(v.skip(ctx).find("weights=measured with gpus=1"), std::string::npos);
