@@ -139,8 +139,7 @@ Groups group_keys(const Keys& keys, const GroupScratch& s, bool verify, void* st
 
   unsigned long long collisions = 0;
   if (verify) {
-    check(cudaMemsetAsync(s.flag, 0, sizeof(unsigned long long), st),
-          "clear the collision count");
+    check(cudaMemsetAsync(s.flag, 0, sizeof(unsigned long long), st), "clear the collision count");
     count_collisions<<<blocks(n), kBlock, 0, st>>>(k, s.hashes, s.order, n, s.flag);
     check(cudaGetLastError(), "count_collisions");
     check(cudaMemcpyAsync(&collisions, s.flag, sizeof(collisions), cudaMemcpyDeviceToHost, st),
