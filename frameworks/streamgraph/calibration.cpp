@@ -6,16 +6,15 @@
 
 namespace harness::streamgraph {
 
-PartitionTimes measure_partition_times(backend::Device& device, const std::function<Graph()>& fresh,
-                                       const Schedule& s, const Partitioning& p,
-                                       const GpuRunOptions& options, std::int64_t executions,
-                                       std::int64_t batch) {
+PartitionTimes measure_partition_times(backend::Device& device, const Graph& g,
+                                       const std::function<Graph()>& fresh, const Schedule& s,
+                                       const Partitioning& p, const GpuRunOptions& options,
+                                       std::int64_t executions, std::int64_t batch) {
   if (executions < 1 || batch < 1)
     throw UsageError("stream graph calibration: needs at least one execution and a batch of 1");
   GpuRunOptions o = options;
   o.dump_dir.clear();
-  const Graph plan_graph = fresh();
-  GpuGraph one(device, plan_graph, s, p, o);
+  GpuGraph one(device, g, s, p, o);
   PipelineOptions po;
   po.iterations = executions;
   po.batch = batch;

@@ -29,14 +29,15 @@ struct PartitionTimes {
   double staging_bytes_per_ns = 0;
 };
 
-// Runs a graph from `fresh` (a new runnable instance each call: its source
-// and sink hold state) with every GPU partition of `p` on `device`: one
-// warm-up run, then one measured run of `executions` steady-state executions
-// in blocks of `batch`. Each partition's weight is the device time of its
-// pieces' kernels over the measured run, divided by `executions`.
-PartitionTimes measure_partition_times(backend::Device& device, const std::function<Graph()>& fresh,
-                                       const Schedule& s, const Partitioning& p,
-                                       const GpuRunOptions& options, std::int64_t executions,
-                                       std::int64_t batch);
+// Builds graph `g`'s kernels with every GPU partition of `p` on `device`
+// and runs graphs of the same structure from `fresh` (a new runnable
+// instance each call: its source and sink hold state): one warm-up run, then
+// one measured run of `executions` steady-state executions in blocks of
+// `batch`. Each partition's weight is the device time of its pieces' kernels
+// over the measured run, divided by `executions`.
+PartitionTimes measure_partition_times(backend::Device& device, const Graph& g,
+                                       const std::function<Graph()>& fresh, const Schedule& s,
+                                       const Partitioning& p, const GpuRunOptions& options,
+                                       std::int64_t executions, std::int64_t batch);
 
 }  // namespace harness::streamgraph

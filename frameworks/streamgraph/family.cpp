@@ -280,8 +280,8 @@ class StreamGraphPoint final : public PointRunner {
     std::vector<double> weights;
     try {
       const PartitionTimes t = measure_partition_times(
-          *logical.front(), [&] { return make_benchmark(info_.name, n_).graph; }, schedule_, p, o,
-          executions, batch_);
+          *logical.front(), g, [&] { return make_benchmark(info_.name, n_).graph; }, schedule_, p,
+          o, executions, batch_);
       weights = t.ns_per_execution;
       calibration_ms_ = t.run_ms;
       staging_rate_ = t.staging_bytes_per_ns;

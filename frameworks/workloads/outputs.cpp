@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <iterator>
-#include <numeric>
 #include <ostream>
 #include <stdexcept>
+
+#include "harness/core/key_prefix.h"
+#include "harness/core/parallel_sort.h"
 
 namespace harness::workloads {
 
@@ -139,23 +141,17 @@ std::size_t TableOutput::find(std::string_view k) const {
 
 void TableOutput::finish() {
   if (finished_) return;
-  // Sorted by each key's first 8 bytes as a big-endian integer (zero-padded)
-  // and, on a tie, the whole key: the same unsigned byte order as comparing
-  // the keys, with most comparisons made on integers in the array being
-  // sorted instead of on bytes fetched from the key arena.
+  // Sorted by each key's 8-byte prefix (key_prefix.h) and, on a tie, the
+  // whole key: the same unsigned byte order as comparing the keys, with most
+  // comparisons made on integers in the array being sorted instead of on
+  // bytes fetched from the key arena.
   struct Ranked {
     std::uint64_t prefix;
     std::size_t row;
   };
   std::vector<Ranked> ranked(rows());
-  for (std::size_t r = 0; r < ranked.size(); ++r) {
-    const std::string_view k = key(r);
-    std::uint64_t prefix = 0;
-    for (std::size_t b = 0; b < 8; ++b)
-      prefix = prefix << 8 | (b < k.size() ? static_cast<unsigned char>(k[b]) : 0u);
-    ranked[r] = {prefix, r};
-  }
-  std::sort(ranked.begin(), ranked.end(), [&](const Ranked& a, const Ranked& b) {
+  for (std::size_t r = 0; r < ranked.size(); ++r) ranked[r] = {key_prefix8(key(r)), r};
+  parallel_sort(ranked, [&](const Ranked& a, const Ranked& b) {
     if (a.prefix != b.prefix) return a.prefix < b.prefix;
     return key(a.row) < key(b.row);
   });

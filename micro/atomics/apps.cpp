@@ -11,11 +11,11 @@
 #include <memory>
 #include <mutex>
 #include <random>
-#include <thread>
 #include <utility>
 #include <vector>
 
 #include "harness/core/errors.h"
+#include "harness/core/parallel.h"
 #include "micro/atomics/internal.h"
 
 namespace harness::atomics {
@@ -239,21 +239,16 @@ std::shared_ptr<const MatrixCase> matrix_case(std::uint32_t n) {
   for (auto& v : c->x) v = rng() & 0xffu;
   for (auto& v : c->y) v = rng() & 0xffu;
   c->product.assign(c->x.size(), 0);
-  const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, n);
-  std::vector<std::thread> workers;
-  for (unsigned t = 0; t < threads; ++t) {
-    workers.emplace_back([&, t] {
-      for (std::uint32_t i = t; i < n; i += threads) {
-        std::uint32_t* row = &c->product[std::size_t{i} * n];
-        for (std::uint32_t k = 0; k < n; ++k) {
-          const std::uint32_t a = c->x[std::size_t{i} * n + k];
-          const std::uint32_t* yk = &c->y[std::size_t{k} * n];
-          for (std::uint32_t j = 0; j < n; ++j) row[j] += a * yk[j];
-        }
+  parallel_ranges(n, 0, 1, [&](std::uint64_t first, std::uint64_t last) {
+    for (std::uint64_t i = first; i < last; ++i) {
+      std::uint32_t* row = &c->product[i * n];
+      for (std::uint32_t k = 0; k < n; ++k) {
+        const std::uint32_t a = c->x[i * n + k];
+        const std::uint32_t* yk = &c->y[std::size_t{k} * n];
+        for (std::uint32_t j = 0; j < n; ++j) row[j] += a * yk[j];
       }
-    });
-  }
-  for (std::thread& w : workers) w.join();
+    }
+  });
   const auto bytes = [](const auto& e) { return e.second->x.size() * 12; };
   std::size_t total = c->x.size() * 12;
   for (const auto& e : cache) total += bytes(e);

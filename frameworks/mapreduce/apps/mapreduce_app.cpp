@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "harness/core/errors.h"
+#include "harness/core/key_prefix.h"
 #include "harness/core/parallel_sort.h"
 
 namespace harness::apps {
@@ -54,16 +55,6 @@ void check_input_size(const MapReduceApp& app, std::size_t size) {
 }
 
 namespace {
-// The first 8 bytes of s, big-endian, zero-padded: ordering by it orders by
-// those bytes, so a sort compares whole strings only where prefixes tie.
-std::uint64_t prefix8(std::string_view s) {
-  std::uint64_t p = 0;
-  for (std::size_t i = 0; i < 8; ++i) {
-    p = (p << 8) | (i < s.size() ? static_cast<unsigned char>(s[i]) : 0u);
-  }
-  return p;
-}
-
 // Sorts the list by key bytes, then by value with value_less when given:
 // (key prefix, value rank, index) entries are sorted on all cores, then the
 // list is permuted, so most comparisons are integer compares: whole keys are
@@ -79,7 +70,7 @@ void sort_pairs(KeyValueList& list, const MapReduceApp* by_value) {
   std::vector<Entry> order;
   order.reserve(list.size());
   for (std::size_t i = 0; i < list.size(); ++i) {
-    order.push_back({prefix8(list[i].first),
+    order.push_back({key_prefix8(list[i].first),
                      ranked ? by_value->value_rank(list[i].second).value_or(0) : 0,
                      static_cast<std::uint32_t>(i)});
   }
@@ -234,7 +225,7 @@ struct Views {
     for (const auto& [k, v] : list) {
       first.push_back(numbers.size());
       identity.push_back(app.tolerant_view(k, v, numbers));
-      order.emplace_back(prefix8(identity.back()), static_cast<std::uint32_t>(order.size()));
+      order.emplace_back(key_prefix8(identity.back()), static_cast<std::uint32_t>(order.size()));
     }
     first.push_back(numbers.size());
     parallel_sort(order, [this](const auto& x, const auto& y) {

@@ -358,7 +358,7 @@ TEST(StreamGraphMultiGpu, MeasuredWeightsComeFromOneGpuAndDriveTheMapping) {
   o.target = codegen_target(device->info(), 16 * 1024);
   o.max_block = 32;
   const PartitionTimes t = measure_partition_times(
-      *device, [] { return make_benchmark("FMRadio", 2).graph; }, s, p, o, 64, 32);
+      *device, b.graph, [] { return make_benchmark("FMRadio", 2).graph; }, s, p, o, 64, 32);
   EXPECT_EQ(t.executions, 64);
   EXPECT_GT(t.run_ms, 0);
   EXPECT_GT(t.staging_bytes_per_ns, 0);  // the source's and sink's channels
@@ -369,9 +369,10 @@ TEST(StreamGraphMultiGpu, MeasuredWeightsComeFromOneGpuAndDriveTheMapping) {
     else
       EXPECT_EQ(t.ns_per_execution[i], 0) << "partition " << i;
   }
-  EXPECT_THROW(measure_partition_times(
-                   *device, [] { return make_benchmark("FMRadio", 2).graph; }, s, p, o, 0, 32),
-               UsageError);
+  EXPECT_THROW(
+      measure_partition_times(
+          *device, b.graph, [] { return make_benchmark("FMRadio", 2).graph; }, s, p, o, 0, 32),
+      UsageError);
 
   // The variant: weights=measured calibrates, maps and validates; with one
   // GPU it is the estimate's run and skipped.
