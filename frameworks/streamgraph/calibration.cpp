@@ -1,8 +1,7 @@
 #include "frameworks/streamgraph/calibration.h"
 
-#include <chrono>
-
 #include "harness/core/errors.h"
+#include "harness/core/stopwatch.h"
 
 namespace harness::streamgraph {
 
@@ -11,7 +10,8 @@ PartitionTimes measure_partition_times(backend::Device& device, const Graph& g,
                                        const Partitioning& p, const GpuRunOptions& options,
                                        std::int64_t executions, std::int64_t batch) {
   if (executions < 1 || batch < 1)
-    throw UsageError("stream graph calibration: needs at least one execution and a batch of 1");
+    throw UsageError(
+        "stream graph calibration: needs at least one execution and a batch of at least 1");
   GpuRunOptions o = options;
   o.dump_dir.clear();
   GpuGraph one(device, g, s, p, o);
@@ -26,11 +26,10 @@ PartitionTimes measure_partition_times(backend::Device& device, const Graph& g,
   }
   one.reset_stats();
   const Graph timed = fresh();
-  const auto t0 = std::chrono::steady_clock::now();
+  Stopwatch run;
   run_pipeline(timed, s, plan, po);
   PartitionTimes out;
-  out.run_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  out.run_ms = run.elapsed_ms();
   out.executions = executions;
   out.ns_per_execution.assign(p.partitions.size(), 0.0);
   const std::vector<int> partition = one.partition_of_piece();
