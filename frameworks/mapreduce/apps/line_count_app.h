@@ -23,6 +23,7 @@ class LineCountApp : public MapReduceApp {
   std::string format_value(std::string_view raw) const override {
     return std::to_string(from_raw<std::uint32_t>(raw));
   }
+  bool records_are_lines() const override { return true; }
   // Keys are URLs, entries or counts, never positions.
   bool splits_at_lines() const override { return true; }
 };

@@ -155,6 +155,10 @@ class MapReduceApp {
   // apps whose records are lines and whose output holds no input positions
   // (those would need more than 32 bits). Default: false (such inputs fail).
   virtual bool splits_at_lines() const { return false; }
+  // Whether split_records is exactly apps::split_lines(data, size): every
+  // line is a record, none is cut (records.h). Runtimes may then find the
+  // records themselves (thrust/default on the device). Default: false.
+  virtual bool records_are_lines() const { return false; }
   // Inputs that need no record split (runtimes that stream byte ranges,
   // frameworks/mapreduce/hashagg): the first position at or after `at` (<= size) where
   // the input may be cut so that no key spans the cut and app_map over each

@@ -1,7 +1,9 @@
 // thrust/default's maps (thrust_keys.h): the keys of word count, the page view
 // jobs and inverted index found on the device as byte ranges of the input.
 #include <thrust/copy.h>
+#include <thrust/count.h>
 #include <thrust/execution_policy.h>
+#include <thrust/fill.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/zip_iterator.h>
 #include <thrust/remove.h>
@@ -35,6 +37,13 @@ __global__ void word_lengths(const std::uint8_t* in, std::uint32_t end, const st
   while (i < end && is_letter(in[i])) ++i;
   lengths[w] = i - starts[w];
 }
+
+// ---- line records (apps::split_lines): a line starts at 0 and after every '\n'
+
+struct IsLineStart {
+  const std::uint8_t* in;
+  __host__ __device__ bool operator()(std::uint32_t i) const { return i == 0 || in[i - 1] == '\n'; }
+};
 
 // ---- page view jobs (frameworks/mapreduce/apps/pvc_dedup, pvc_count, pvr_rank)
 
@@ -224,6 +233,23 @@ std::uint32_t find_words(const std::uint8_t* input, std::uint32_t bytes, std::ui
   word_lengths<<<blocks(words), kBlock, 0, st>>>(input, bytes, starts, words, lengths);
   check(cudaGetLastError(), "word_lengths");
   return words;
+}
+
+std::uint32_t count_lines(const std::uint8_t* input, std::uint32_t bytes, void* stream) {
+  if (bytes == 0) return 0;
+  return static_cast<std::uint32_t>(thrust::count_if(
+      thrust::cuda::par.on(as_stream(stream)), thrust::counting_iterator<std::uint32_t>(0),
+      thrust::counting_iterator<std::uint32_t>(bytes), IsLineStart{input}));
+}
+
+void write_line_starts(const std::uint8_t* input, std::uint32_t bytes, std::uint32_t lines,
+                       std::uint32_t* starts, void* stream) {
+  const auto policy = thrust::cuda::par.on(as_stream(stream));
+  if (lines > 0) {
+    thrust::copy_if(policy, thrust::counting_iterator<std::uint32_t>(0),
+                    thrust::counting_iterator<std::uint32_t>(bytes), starts, IsLineStart{input});
+  }
+  thrust::fill_n(policy, starts + lines, 1, bytes);
 }
 
 std::uint32_t line_keys(const std::uint8_t* input, const std::uint32_t* records,

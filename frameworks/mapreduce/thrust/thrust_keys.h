@@ -20,6 +20,16 @@ inline std::size_t words_capacity(std::size_t bytes) { return bytes / 2 + 1; }
 std::uint32_t find_words(const std::uint8_t* input, std::uint32_t bytes, std::uint32_t* starts,
                          std::uint32_t* lengths, void* stream);
 
+// The line records of input[0, bytes), found on the device as a plain thrust
+// program finds them (the apps' host split, apps::split_lines, gives the same:
+// each line up to and including its '\n', the last may lack one).
+// count_lines returns how many lines start in the input (thrust::count_if);
+// write_line_starts writes their starts in order (thrust::copy_if over a
+// counting iterator) and then `bytes`: lines + 1 entries.
+std::uint32_t count_lines(const std::uint8_t* input, std::uint32_t bytes, void* stream);
+void write_line_starts(const std::uint8_t* input, std::uint32_t bytes, std::uint32_t lines,
+                       std::uint32_t* starts, void* stream);
+
 // The key of a line record (record r is input[records[r], records[r + 1])).
 enum class LineKey : std::uint32_t {
   entry = 0,  // pvc_dedup: the line without its '\n' and a '\r' before it; empty: none

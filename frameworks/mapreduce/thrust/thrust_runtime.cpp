@@ -85,28 +85,59 @@ class ThrustRuntime final : public mapreduce::Runtime {
 
   void prepare(const apps::MapReduceApp& app) override { checked_rule(app); }
 
+  // A plain thrust program copies the input's bytes and finds its keys, and
+  // its lines, on the device: word count and the page view jobs take no host
+  // record split (no `preprocess` phase). Inverted index (its page starts are
+  // host side data) and k-means (points) take the default.
+  mapreduce::RunResult run(const apps::MapReduceApp& app, const std::uint8_t* input,
+                           std::size_t size) override {
+    const Rule rule = checked_rule(app);
+    const bool words = rule == Rule::words;
+    if (!words && !(app.records_are_lines() &&
+                    (rule == Rule::entries || rule == Rule::urls || rule == Rule::ranked))) {
+      return Runtime::run(app, input, size);
+    }
+    apps::check_input_size(app, size);
+    mapreduce::PreparedInput in;
+    in.data = input;
+    in.size = size;
+    in.offsets = {0, static_cast<std::uint32_t>(size)};  // one range; lines found on the device
+    return guarded([&] { return run_keys(app, rule, in, 0, 1, /*lines_on_device=*/!words); });
+  }
+
   mapreduce::RunResult run_records(const apps::MapReduceApp& app,
                                    const mapreduce::PreparedInput& in, std::uint32_t first,
                                    std::uint32_t last) override {
     const Rule rule = checked_rule(app);
-    try {
+    return guarded([&] {
       if (rule == Rule::kmeans) return run_kmeans(app, in, first, last);
-      return run_keys(app, rule, in, first, last);
+      return run_keys(app, rule, in, first, last, /*lines_on_device=*/false);
+    });
+  }
+
+ private:
+  // CUDA and thrust errors (std::exception) become RunErrors.
+  template <class F>
+  static mapreduce::RunResult guarded(F&& f) {
+    try {
+      return f();
     } catch (const UsageError&) {
       throw;
     } catch (const RunError&) {
       throw;
-    } catch (const std::exception& e) {  // CUDA and thrust errors
+    } catch (const std::exception& e) {
       throw RunError(e.what());
     }
   }
 
- private:
   // The apps whose keys are bytes of the input: map finds them (one thread
   // per word, record or link), then the shared group-by (thrust_group.h).
+  // With lines_on_device, records [first, last) are one byte range whose
+  // line records are found on the device (phase `split`), not taken from
+  // the host's offsets.
   mapreduce::RunResult run_keys(const apps::MapReduceApp& app, Rule rule,
                                 const mapreduce::PreparedInput& in, std::uint32_t first,
-                                std::uint32_t last) {
+                                std::uint32_t last, bool lines_on_device) {
     device_.make_current();
     auto& q = device_.queue();
     void* stream = q.native_handle();
@@ -115,15 +146,16 @@ class ThrustRuntime final : public mapreduce::Runtime {
     // Records [first, last) are one byte range; no key spans a record end.
     const std::uint32_t begin = in.offsets[first];
     const std::uint32_t bytes = in.offsets[last] - begin;
-    const std::uint32_t records = last - first;
+    std::uint32_t records = last - first;
     const bool words = rule == Rule::words;
     const bool pairs = rule == Rule::links || rule == Rule::ranked;  // map-only: every value out
+    const bool host_records = !words && !lines_on_device;
 
     Buffer& d_input = pool_.get("input", bytes);
     const auto* input = device_ptr<const std::uint8_t>(d_input);
     // Line apps: the records' starts relative to the run's first byte, then its end.
     std::vector<std::uint32_t> record_starts;
-    if (!words) {
+    if (host_records) {
       record_starts.resize(std::size_t{records} + 1);
       for (std::uint32_t r = 0; r <= records; ++r) record_starts[r] = in.offsets[first + r] - begin;
     }
@@ -131,7 +163,7 @@ class ThrustRuntime final : public mapreduce::Runtime {
     {
       mapreduce::ScopedSpan span(q, "copy_in");
       if (bytes > 0) q.write(d_input, 0, in.data + begin, bytes);
-      if (!words) {
+      if (host_records) {
         q.write(pool_.get("records", record_starts.size() * 4), 0, record_starts.data(),
                 record_starts.size() * 4);
         h2d += record_starts.size() * 4;
@@ -142,9 +174,19 @@ class ThrustRuntime final : public mapreduce::Runtime {
       }
       span.end();
     }
+    if (lines_on_device && !words) {
+      mapreduce::ScopedSpan span(q, "split");
+      records = cuda::count_lines(input, bytes, q.native_handle());
+      cuda::write_line_starts(
+          input, bytes, records,
+          device_ptr<std::uint32_t>(pool_.get("records", (std::size_t{records} + 1) * 4)),
+          q.native_handle());
+      span.end();
+    }
     const std::uint32_t* d_records =
-        words ? nullptr
-              : device_ptr<const std::uint32_t>(pool_.get("records", record_starts.size() * 4));
+        words
+            ? nullptr
+            : device_ptr<const std::uint32_t>(pool_.get("records", (std::size_t{records} + 1) * 4));
 
     cuda::Keys keys;
     keys.input = input;
@@ -272,6 +314,10 @@ class ThrustRuntime final : public mapreduce::Runtime {
         .reads(level::dram, sort_bytes, "group")
         .writes(level::dram, sort_bytes, "group")
         .writes(level::d2h, copied_out, "copy_out", "d2h_pageable");
+    if (lines_on_device && !words) {  // count_lines and write_line_starts each read the input
+      result.work.reads(level::dram, std::uint64_t{bytes} * 2, "split")
+          .writes(level::dram, (std::uint64_t{records} + 1) * 4, "split");
+    }
     result.measurement.counters[item] = n;
     result.measurement.counters[distinct] = groups.distinct;
     if (options_.verify_keys)

@@ -53,6 +53,23 @@ TEST(MapReduceApps, InputsOf4GiBFailWithTheLimit) {
   EXPECT_NO_THROW(check_input_size(wordcount_app(), 0xfffffffeu));
 }
 
+// An app that says its records are plain lines splits as split_lines does
+// (runtimes then find the lines themselves: thrust on the device); the page
+// view jobs say so, word count (long lines cut) and the others do not.
+TEST(MapReduceApps, AppsWhoseRecordsAreLinesSplitAsSplitLines) {
+  const std::string text = "a\tb\r\n\n\nlong line " + std::string(300, 'x') + "\nlast";
+  const auto* data = reinterpret_cast<const std::uint8_t*>(text.data());
+  std::vector<std::string> claim;
+  for (const MapReduceApp* app : mapreduce_programs()) {
+    if (!app->records_are_lines()) continue;
+    claim.push_back(app->name());
+    EXPECT_EQ(app->split_records(data, text.size()), split_lines(data, text.size())) << app->name();
+  }
+  EXPECT_EQ(claim, (std::vector<std::string>{"pvc_dedup", "pvc_count", "pvr_rank"}));
+  EXPECT_EQ(split_lines(data, text.size()),
+            (std::vector<std::uint32_t>{0, 5, 6, 7, 318, static_cast<std::uint32_t>(text.size())}));
+}
+
 // Task records (MM, SS) whose codes would not fit the 32-bit offsets fail
 // with the app and the limit named, before anything is allocated.
 TEST(MapReduceApps, TaskRecordsBeyond32BitOffsetsFailWithTheLimit) {

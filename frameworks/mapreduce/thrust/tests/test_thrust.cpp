@@ -246,6 +246,35 @@ TEST_P(ThrustTest, RecordSlicesMergeToTheWholeOutput) {
   }
 }
 
+// Word count and the page view jobs take no host record split: the words and
+// the lines are found on the device (phase `split`), as a plain thrust
+// program does, and the output is the reference's on edge cases of lines:
+// none at all, empty lines, no final '\n', '\r\n'.
+TEST_P(ThrustTest, WordsAndLinesAreFoundOnTheDevice) {
+  const std::string log = generated("weblog", 50000, 9);
+  const std::vector<std::pair<const apps::MapReduceApp*, std::string>> runs = {
+      {&apps::wordcount_app(), generated("text-zipf", 50000, 9)},
+      {&apps::pvc_dedup_job(), log},
+      {&apps::pvc_dedup_job(), ""},
+      {&apps::pvc_dedup_job(), "\n\nx\r\n\ny\nx"},
+      {&apps::pvc_count_job(), "a\tb\n\tc\na\tz\r\nnotab\n\na\t"},
+      {&apps::pvr_rank_job(), "0000000fu1\nshort\n00000001u2"},
+  };
+  for (const auto& [app, text] : runs) {
+    SCOPED_TRACE(app->name() + ", " + std::to_string(text.size()) + " bytes");
+    auto runtime = thrustmr::make_runtime(*device_, {});
+    runtime->set_app_params(app->resolve_params({}));
+    runtime->prepare(*app);
+    const mapreduce::RunResult r =
+        runtime->run(*app, reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+    EXPECT_EQ(r.output, reference_output(*app, text));
+    const bool lines = app != &apps::wordcount_app();
+    EXPECT_EQ(phase_names(r),
+              lines ? (std::vector<std::string>{"copy_in", "split", "map", "group", "copy_out"})
+                    : (std::vector<std::string>{"copy_in", "map", "group", "copy_out"}));
+  }
+}
+
 TEST_P(ThrustTest, KMeansPhasesAndCounters) {
   const std::string text = npy({6, 2}, {0, 0, 10, 10, 0.5f, 0, 9, 10, 0, 1, 10, 9.5f});
   const apps::MapReduceApp& app = apps::kmeans_app();
