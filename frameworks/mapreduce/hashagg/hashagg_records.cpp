@@ -8,6 +8,7 @@
 
 #include "frameworks/blocks/buffer_pool.h"
 #include "frameworks/blocks/global_hash_table.h"
+#include "frameworks/blocks/line_split.h"
 #include "frameworks/blocks/pipeline.h"
 #include "frameworks/blocks/radix_sort.h"
 #include "frameworks/mapreduce/common/mapreduce_program.h"
@@ -109,31 +110,52 @@ class RecordsRuntime final : public mapreduce::Runtime {
     mapreduce::RunResult result;
     Stopwatch total;
     Stopwatch host;
-    const mapreduce::PreparedInput in = mapreduce::preprocess(app, app_params(), input, size);
-    const double preprocess_ms = host.elapsed_ms();
-    const std::uint32_t records = in.records();
-    const auto side_size = static_cast<std::uint32_t>(in.side.size());
     // Streaming needs chunks that map reads on their own: records that are
     // lines and an output without input positions (splits_at_lines), and no
     // side data, which may point into the whole input (page starts, matrices).
-    const bool streamed =
-        options_.pipelined && app.splits_at_lines() && in.side.empty() && records > 0;
-    const std::vector<Chunk> chunks = cut(in, streamed);
+    // Its chunks are cut at the host's record offsets. A resident input whose
+    // records are plain lines (records_are_lines) has them found on the
+    // device instead (phase `split`): no host split at all.
+    apps::check_input_size(app, size);
+    mapreduce::PreparedInput in;  // mapreduce::preprocess, the split only where needed
+    in.data = input;
+    in.size = size;
+    in.side = app.side_data(app_params(), input, size);
+    const bool may_stream = options_.pipelined && app.splits_at_lines() && in.side.empty();
+    const bool device_lines = !may_stream && app.records_are_lines();
+    if (!device_lines) in.offsets = app.split_records(input, size);
+    const double preprocess_ms = host.elapsed_ms();
+    std::uint32_t records = device_lines ? 0 : in.records();
+    const auto side_size = static_cast<std::uint32_t>(in.side.size());
+    const bool streamed = may_stream && records > 0;
+    std::vector<Chunk> chunks = device_lines ? std::vector<Chunk>{} : cut(in, streamed);
     std::vector<blocks::CopyComputePipeline::Piece> pieces;
-    for (const Chunk& ch : chunks) {
-      pieces.push_back({in.offsets[ch.first], in.offsets[ch.last] - in.offsets[ch.first]});
+    if (streamed) {
+      for (const Chunk& ch : chunks) {
+        pieces.push_back({in.offsets[ch.first], in.offsets[ch.last] - in.offsets[ch.first]});
+      }
     }
 
-    Buffer& d_offsets = pool_.get("offsets", (std::size_t{records} + 1) * 4);
     Buffer& d_side = pool_.get("side", in.side.size());
     Buffer& d_input = pool_.get("input", streamed ? 1 : size);
     {
       mapreduce::ScopedSpan span(q, "copy_in");
-      q.write(d_offsets, 0, in.offsets.data(), in.offsets.size() * 4);
+      if (!device_lines) {
+        q.write(pool_.get("offsets", in.offsets.size() * 4), 0, in.offsets.data(),
+                in.offsets.size() * 4);
+      }
       if (!in.side.empty()) q.write(d_side, 0, in.side.data(), in.side.size());
       if (!streamed && size > 0) q.write(d_input, 0, input, size);
       span.end();
     }
+    if (device_lines) {
+      mapreduce::ScopedSpan span(q, "split");
+      if (!line_split_) line_split_ = std::make_unique<blocks::LineSplit>(pool_);
+      records = line_split_->split(d_input, static_cast<std::uint32_t>(size), "offsets");
+      span.end();
+      chunks = {Chunk{0, records}};
+    }
+    Buffer& d_offsets = pool_.get("offsets", (std::size_t{records} + 1) * 4);
     std::vector<backend::TimedSpan> spans = q.take_spans();
 
     // Sizes: learnt from earlier runs, else guessed from the records.
@@ -305,16 +327,22 @@ class RecordsRuntime final : public mapreduce::Runtime {
     // host link once and map reads the input once; the pairs are written
     // once by map (key ref and value); the output crosses back into pinned host memory (pageable
     // where the backend could not pin it).
-    const std::uint64_t h2d = size + in.offsets.size() * 4 + in.side.size();
+    const std::uint64_t h2d =
+        size + in.offsets.size() * 4 + in.side.size();  // no offsets: device lines
     result.work.items("records", records)
         .items("intermediate_pairs", pairs)
         .reads(level::h2d, h2d, streamed ? kTotal : "copy_in")
         .reads(level::dram, size, streamed ? "pipeline" : "map")
         .writes(level::dram, std::uint64_t{pairs} * (4 + vsize), streamed ? "pipeline" : "map")
         .writes(level::d2h, copied_out, "copy_out", host_.d2h_ceiling());
+    if (device_lines) {  // line_split_count and line_split_write each read the input
+      result.work.reads(level::dram, std::uint64_t{size} * 2, "split")
+          .writes(level::dram, (std::uint64_t{records} + 1) * 4, "split");
+    }
     auto& c = result.measurement.counters;
     c["records_path"] = 1;
     c["streamed"] = streamed ? 1 : 0;
+    c["device_lines"] = device_lines ? 1 : 0;
     c["chunks"] = static_cast<double>(chunks.size());
     c["lanes"] = streamed ? options_.lanes : 1;
     c["threads"] = static_cast<double>(options_.groups) * options_.group_size;
@@ -416,6 +444,7 @@ class RecordsRuntime final : public mapreduce::Runtime {
   blocks::GlobalHashTable table_;
   std::shared_ptr<backend::Program> program_;
   std::unique_ptr<blocks::RadixSort> radix_;
+  std::unique_ptr<blocks::LineSplit> line_split_;  // records found on the device
   Kernels kernels_;
   Design design_ = Design::pairs;
   const apps::MapReduceApp* prepared_ = nullptr;

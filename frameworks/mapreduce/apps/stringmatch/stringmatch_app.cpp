@@ -40,6 +40,8 @@ class StringMatch final : public MapReduceApp {
     return split_lines(data, size);
   }
 
+  bool records_are_lines() const override { return true; }
+
   std::vector<std::uint8_t> side_data(const Params& params, const std::uint8_t*,
                                       std::size_t) const override {
     const std::string pattern = param(params, "pattern");

@@ -93,6 +93,31 @@ TEST_P(HashAggRecords, StreamedWhereTheAppAllows) {
   EXPECT_GT(ii.measurement.counters.at("sort_bits"), 0.0);
 }
 
+// Apps whose records are plain lines and that run resident (string match,
+// whose pattern is side data; page view jobs in hashagg/resident) take no
+// host split: their lines are found on the device (phase `split`). Streamed
+// jobs cut their chunks at the host's record offsets.
+TEST_P(HashAggRecords, ResidentLinesAreFoundOnTheDevice) {
+  const std::string text = generated("text-zipf", 300000, 3) + "\n\nglo\nglob";
+  auto sm = hashagg::make_runtime(*device_, small_pieces());
+  const mapreduce::RunResult r = run_job(*sm, apps::stringmatch_app(), text);
+  EXPECT_EQ(r.measurement.counters.at("device_lines"), 1.0);
+  EXPECT_EQ(phase_names(r),
+            (std::vector<std::string>{"preprocess", "copy_in", "split", "map", "copy_out"}));
+  const std::string log = generated("weblog", 100000, 5);
+  auto resident_runtime = hashagg::make_runtime(*device_, resident());
+  EXPECT_EQ(run_job(*resident_runtime, apps::pvc_dedup_job(), log)
+                .measurement.counters.at("device_lines"),
+            1.0);
+  auto streamed = hashagg::make_runtime(*device_, small_pieces());
+  EXPECT_EQ(run_job(*streamed, apps::pvc_dedup_job(), log).measurement.counters.at("device_lines"),
+            0.0);
+  for (const std::string& edge : {std::string(), std::string("\n"), std::string("glo")}) {
+    auto runtime = hashagg::make_runtime(*device_, resident());
+    run_job(*runtime, apps::stringmatch_app(), edge);
+  }
+}
+
 // Every byte matches a one-byte pattern: a line's emits overflow the stage,
 // and the rest reserve their own room.
 TEST_P(HashAggRecords, FullStageWritesDirectly) {
