@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "frameworks/hashtable/sepo_point.h"
+#include "harness/core/errors.h"
 #include "harness/core/parallel.h"
 #include "harness/core/registry.h"
 
@@ -105,11 +106,15 @@ void register_organization(Organization org, Heap heap, std::vector<std::string>
   }
   v.make = [org, heap](const PointContext& ctx) { return make_sepo_point(org, heap, ctx); };
   if (heap == Heap::pinned) {
+    // NVIDIA's OpenCL: no zero-copy buffers (its mapped memory is a device
+    // copy migrated whole), so the heap cannot live in host memory there.
     v.skip = [](const PointContext& ctx) -> std::string {
-      if (ctx.device && !ctx.device->info().zero_copy_host_memory)
-        return "the device cannot write mapped host memory in place (NVIDIA OpenCL has no "
-               "zero-copy buffers: CL_DEVICE_HOST_UNIFIED_MEMORY is false), so the heap "
-               "cannot live in pinned host memory";
+      if (!ctx.device) return "";
+      try {
+        backend::require_zero_copy(ctx.device->info());
+      } catch (const RunError& e) {
+        return std::string("the heap cannot live in pinned host memory: ") + e.what();
+      }
       return "";
     };
   }
