@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "frameworks/hashtable/sepo_point.h"
+#include "harness/core/errors.h"
 #include "harness/core/parallel.h"
 #include "harness/core/registry.h"
 
@@ -22,6 +23,10 @@ const char* organization_name(Organization org) {
       return "combining";
   }
   return "?";
+}
+
+std::string variant_name(Organization org, Heap heap) {
+  return std::string(organization_name(org)) + (heap == Heap::pinned ? "-pinned" : "");
 }
 
 std::uint32_t entry_bytes(Organization org, std::uint32_t key_bytes, std::uint32_t value_bytes) {
@@ -73,11 +78,11 @@ std::uint64_t walk_buckets_parallel(
 
 namespace {
 
-void register_organization(Organization org, std::vector<std::string> apps,
+void register_organization(Organization org, Heap heap, std::vector<std::string> apps,
                            std::string description) {
   VariantInfo v;
   v.framework = "hashtable";
-  v.name = organization_name(org);
+  v.name = variant_name(org, heap);
   v.description = std::move(description);
   v.backends = {backend::Kind::opencl, backend::Kind::cuda};
   v.apps = std::move(apps);
@@ -88,7 +93,8 @@ void register_organization(Organization org, std::vector<std::string> apps,
                  "buckets per bucket group (each group allocates from its own page)"),
       pow2_param("page_bytes", 4096, 64, std::uint64_t{1} << 24, "bytes of a heap page"),
   };
-  if (org == Organization::basic) {
+  // A pinned heap holds the whole table: no postponement, so no halt policy.
+  if (org == Organization::basic && heap == Heap::device) {
     v.params.push_back(unsigned_param(
         "halt_percent", 50, 1, 100,
         "halt an iteration once this percentage of the bucket groups postponed an insert"));
@@ -98,7 +104,20 @@ void register_organization(Organization org, std::vector<std::string> apps,
         "after the halt is left whole (the halt does not depend on how many work-items the GPU "
         "runs at once)"));
   }
-  v.make = [org](const PointContext& ctx) { return make_sepo_point(org, ctx); };
+  v.make = [org, heap](const PointContext& ctx) { return make_sepo_point(org, heap, ctx); };
+  if (heap == Heap::pinned) {
+    // NVIDIA's OpenCL: no zero-copy buffers (its mapped memory is a device
+    // copy migrated whole), so the heap cannot live in host memory there.
+    v.skip = [](const PointContext& ctx) -> std::string {
+      if (!ctx.device) return "";
+      try {
+        backend::require_zero_copy(ctx.device->info());
+      } catch (const RunError& e) {
+        return std::string("the heap cannot live in pinned host memory: ") + e.what();
+      }
+      return "";
+    };
+  }
   Registry::instance().add_variant(std::move(v));
 }
 
@@ -109,22 +128,34 @@ void register_family() {
       "chained entries in pages of a GPU heap, bucket groups with their own page; inserts with "
       "no page left are postponed, the heap copied to host memory and the postponed records run "
       "again";
+  const std::string pinned =
+      "The SePo hash table's heap in mapped pinned host memory (thesis section 6.6.4, figure "
+      "6.11): its pages, sized for the whole table, written by the kernels in place over the "
+      "link, so one iteration inserts every record and no heap is copied; bucket arrays, locks "
+      "and page metadata in GPU memory; the table walked on the CPU where it was built. ";
   register_organization(
-      Organization::basic, {"patent-citation", "geo-location"},
+      Organization::basic, Heap::device, {"patent-citation", "geo-location"},
       "The thesis' SePo hash table, basic organization: every pair its own entry, pushed at "
       "the bucket head by CAS (lock-free), an iteration halted once halt_percent of the bucket "
       "groups postpone; " +
           common + "; equal keys grouped by the host's walk");
   register_organization(
-      Organization::multi_valued, {"patent-citation", "geo-location"},
+      Organization::multi_valued, Heap::device, {"patent-citation", "geo-location"},
       "The thesis' SePo hash table, multi-valued organization: a key entry per key with its "
       "list of values, keys and values on separate pages, a bucket lock and an entry lock; " +
           common + "; key pages holding a key still waiting for values stay on the GPU");
   register_organization(
-      Organization::combining, {"netflix", "dna-assembly"},
+      Organization::combining, Heap::device, {"netflix", "dna-assembly"},
       "The thesis' SePo hash table, combining organization: a key's values combined by the "
       "app's callback under the bucket lock; " +
           common);
+  register_organization(Organization::basic, Heap::pinned, {"patent-citation", "geo-location"},
+                        pinned + "Basic organization (entries pushed by CAS)");
+  register_organization(Organization::multi_valued, Heap::pinned,
+                        {"patent-citation", "geo-location"},
+                        pinned + "Multi-valued organization (key entries with value lists)");
+  register_organization(Organization::combining, Heap::pinned, {"netflix", "dna-assembly"},
+                        pinned + "Combining organization (the app's callback on a duplicate key)");
 }
 
 }  // namespace harness::hashtable

@@ -7,16 +7,29 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace harness::hashtable {
 
-// Registers hashtable/basic, hashtable/multi-valued and hashtable/combining.
+// Registers hashtable/basic, hashtable/multi-valued and hashtable/combining
+// (the SePo table), and basic-pinned, multi-valued-pinned and
+// combining-pinned (its heap in pinned host memory, figure 6.11).
 void register_family();
 
 // The thesis' three bucket organizations (section 6.3.2).
 enum class Organization { basic, multi_valued, combining };
 const char* organization_name(Organization org);
+
+// Where the table's heap (its pages) lives. device: GPU memory, sized from
+// the budget, copied to host memory after every SePo iteration. pinned:
+// mapped pinned host memory that the kernels write in place, sized for the
+// whole table, so one iteration inserts everything and nothing is copied
+// (section 6.6.4, figure 6.11); the bucket arrays, locks and page metadata
+// stay in GPU memory either way.
+enum class Heap { device, pinned };
+// The variant's name: "basic", ..., or "basic-pinned", ...
+std::string variant_name(Organization org, Heap heap);
 
 // Byte layout shared with kernels/sepo_table.clh.
 inline constexpr std::uint32_t kPageHeaderBytes = 8;

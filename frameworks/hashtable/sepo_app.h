@@ -20,6 +20,9 @@ struct RecordShape {
   std::uint64_t records = 0;
   std::uint32_t max_key_bytes = 0;  // the largest key a record makes
   std::uint32_t value_bytes = 0;
+  // Every record's key bytes summed (bounds the pinned heap of varying keys);
+  // 0: records x max_key_bytes.
+  std::uint64_t key_bytes_total = 0;
 };
 
 class SepoApp {

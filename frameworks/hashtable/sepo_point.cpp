@@ -6,6 +6,9 @@
 // heap pages are copied into a host arena whose base the kernel built the
 // CPU pointers from, and the allocator is reset. The Output is the host
 // arenas' chains walked through their CPU pointers (README.md).
+// With Heap::pinned (figure 6.11) the heap is mapped pinned host memory the
+// kernel writes in place, sized for the whole table: one iteration, no copy,
+// and the CPU pointers point into that memory itself.
 #include "frameworks/hashtable/sepo_point.h"
 
 #include <fmt/format.h>
@@ -38,17 +41,58 @@ const SepoApp& app_for(const std::string& app) {
   throw UsageError("hashtable: no SePo binding for the app " + app);
 }
 
+// The most pages `records` entries of at most `largest` bytes (`bytes` in
+// all, at most) take once full: a page is replaced only when an entry does
+// not fit, so it holds at least (page - header) / largest entries, and more
+// than page - header - largest bytes of them.
+std::uint64_t full_pages_bound(std::uint64_t records, std::uint64_t bytes, std::uint32_t largest,
+                               std::uint32_t page_bytes) {
+  if (records == 0) return 0;
+  const std::uint64_t room = page_bytes - kPageHeaderBytes;
+  const std::uint64_t by_count = (records + room / largest - 1) / (room / largest);
+  const std::uint64_t by_bytes = (bytes + room - largest) / (room - largest + 1);
+  return std::min(by_count, by_bytes);
+}
+
+// The pages one iteration can take at most, every record inserted (the
+// pinned heap's size): each record makes at most one entry (multi-valued:
+// one key entry and one value entry), each bucket group (and kind) has one
+// page not yet full, and multi-valued's key pages leave `groups` pages to
+// values (ht_insert_multi_valued's key_limit).
+std::uint64_t whole_table_pages(Organization org, const RecordShape& shape, std::uint32_t groups,
+                                std::uint32_t page_bytes) {
+  const std::uint64_t n = shape.records;
+  const std::uint64_t keys =
+      shape.key_bytes_total ? shape.key_bytes_total : n * shape.max_key_bytes;
+  const std::uint32_t value = 4 * ((shape.value_bytes + 3) / 4);
+  const auto align = [](std::uint32_t b) { return (b + 7) & ~7u; };
+  // An entry's bytes: its header and value, at most 3 B of key rounding and
+  // 7 B of alignment, beside the key's own bytes.
+  if (org == Organization::multi_valued) {
+    const std::uint32_t value_entry = align(kMvValueHeaderBytes + value);
+    return full_pages_bound(n, n * (kMvKeyHeaderBytes + 10) + keys,
+                            align(kMvKeyHeaderBytes + 4 * ((shape.max_key_bytes + 3) / 4)),
+                            page_bytes) +
+           full_pages_bound(n, n * value_entry, value_entry, page_bytes) + 3ull * groups;
+  }
+  return full_pages_bound(n, n * (kEntryHeaderBytes + value + 10) + keys,
+                          entry_bytes(org, shape.max_key_bytes, shape.value_bytes), page_bytes) +
+         groups;
+}
+
 class SepoPoint final : public workloads::WorkloadPoint {
  public:
-  SepoPoint(Organization org, const PointContext& ctx)
-      : WorkloadPoint(ctx), org_(org), app_(app_for(ctx.app)) {
+  SepoPoint(Organization org, Heap heap, const PointContext& ctx)
+      : WorkloadPoint(ctx), org_(org), pinned_(heap == Heap::pinned), app_(app_for(ctx.app)) {
     if (!ctx.device)
       throw UsageError(fmt::format("hashtable/{} needs a GPU backend device", name()));
     device_ = ctx.device;
+    // The kernels write the heap in place: never an emulation that copies it.
+    if (pinned_) backend::require_zero_copy(device_->info());
   }
 
  protected:
-  std::string name() const { return organization_name(org_); }
+  std::string name() const { return variant_name(org_, pinned_ ? Heap::pinned : Heap::device); }
 
   void prepare_run() override {
     const RecordShape shape = app_.shape(ctx_.input, ctx_.input_size);
@@ -76,7 +120,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
     const std::uint32_t group_pages = org_ == Organization::multi_valued ? 2 * groups_ : groups_;
     halt_groups_ = 0;
     waves_ = 1;
-    if (org_ == Organization::basic) {
+    if (org_ == Organization::basic && !pinned_) {
       const std::uint32_t percent = param_u32(ctx_.params, "halt_percent");
       halt_groups_ = std::max<std::uint32_t>(
           1, static_cast<std::uint32_t>((std::uint64_t{groups_} * percent + 99) / 100));
@@ -103,8 +147,24 @@ class SepoPoint final : public workloads::WorkloadPoint {
     // Each page also has its slot in the pool's free list and a flag.
     std::uint64_t cap = kMaxHeapBytes;
     if (max_alloc) cap = std::min(cap, max_alloc);
-    pages_ = static_cast<std::uint32_t>(
-        std::min<std::uint64_t>((available - fixed) / (page_bytes_ + 8ull), cap / page_bytes_));
+    if (pinned_) {
+      // Host memory holds the heap; the GPU only its free list and flags.
+      const std::uint64_t pages = whole_table_pages(org_, shape, groups_, page_bytes_);
+      if (pages * page_bytes_ > cap)
+        throw RunError(fmt::format(
+            "hashtable/{}: the whole table may take {} pages of {} B ({} B), more than the {} B "
+            "a heap can address",
+            name(), pages, page_bytes_, pages * page_bytes_, cap));
+      if ((available - fixed) / 8 < pages)
+        throw RunError(fmt::format(
+            "hashtable/{}: the GPU memory budget {} ({} B available) cannot hold the pinned "
+            "heap's page list: {} pages need {} B beside {} B of input, bucket arrays and bitmap",
+            name(), budget ? format_size(budget) : "(none)", available, pages, pages * 8, fixed));
+      pages_ = static_cast<std::uint32_t>(pages);
+    } else {
+      pages_ = static_cast<std::uint32_t>(
+          std::min<std::uint64_t>((available - fixed) / (page_bytes_ + 8ull), cap / page_bytes_));
+    }
     if (pages_ < group_pages) {
       throw RunError(fmt::format(
           "hashtable/{}: the GPU memory budget {} ({} B available) cannot hold one page "
@@ -126,14 +186,23 @@ class SepoPoint final : public workloads::WorkloadPoint {
     page_counter_ = device_->allocate(4);
     stats_ = device_->allocate(16);  // postponed, max(~first left), halted, postponed groups
     processed_ = device_->allocate(std::max<std::uint64_t>(bitmap_bytes, 4));
-    heap_ = device_->allocate(heap_bytes_);
+    if (pinned_) {
+      // Kept across runs when large enough (pinning is slow).
+      if (host_heap_.size() < heap_bytes_) {
+        host_heap_ = backend::HostBuffer();
+        host_heap_ = device_->allocate_host(heap_bytes_, backend::HostMemory::mapped);
+      }
+    } else {
+      heap_ = device_->allocate(heap_bytes_);
+    }
     free_list_ = device_->allocate(std::max<std::uint64_t>(pages_ * 4ull, 4));
     page_flags_ = device_->allocate(std::max<std::uint64_t>(pages_ * 4ull, 4));
     free_host_.resize(pages_);
     page_iteration_.assign(pages_, 0);
-    const std::string org_file = org_ == Organization::multi_valued ? "multi_valued" : name();
+    const std::string org = organization_name(org_);
+    const std::string org_file = org_ == Organization::multi_valued ? "multi_valued" : org;
     program_ = device_->build(
-        program_source(fmt::format("hashtable/{}/{}", app_.name(), name()),
+        program_source(fmt::format("hashtable/{}/{}", app_.name(), org),
                        {app_.kernel_file(), "frameworks/hashtable/kernels/" + org_file + ".clh"}));
     kernel_ = program_->kernel("ht_insert");
     if (org_ == Organization::basic) fix_heads_ = program_->kernel("ht_fix_cpu_heads");
@@ -170,11 +239,20 @@ class SepoPoint final : public workloads::WorkloadPoint {
     std::uint64_t pages_used = 0, heap_copied = 0, postponed_first = 0;
     const auto records = static_cast<std::uint32_t>(records_);
     std::uint64_t remaining = records;  // records not yet processed
+    // The heap the kernel writes, and where its CPU pointers point: the
+    // iteration's host arena (the heap is copied there), or the pinned heap.
+    const backend::Buffer& heap = pinned_ ? host_heap_.device_view() : heap_;
     while (remaining > 0) {
-      if (iterations == arenas_.size())
+      if (pinned_ && iterations > 0)
+        // whole_table_pages is a bound: not reached unless it is wrong.
+        throw RunError(fmt::format(
+            "hashtable/{}: the pinned heap of {} pages of {} B, sized for the whole table, left "
+            "{} records postponed",
+            name(), pages_, page_bytes_, remaining));
+      if (!pinned_ && iterations == arenas_.size())
         arenas_.push_back(std::unique_ptr<std::uint8_t[]>(new std::uint8_t[heap_bytes_]));
-      const auto base =
-          static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(arenas_[iterations].get()));
+      const auto base = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(
+          pinned_ ? host_heap_.data() : arenas_[iterations].get()));
       ++iterations;
       q.begin_span("reset");
       std::uint32_t free_pages = pages_;
@@ -211,10 +289,9 @@ class SepoPoint final : public workloads::WorkloadPoint {
       for (std::uint64_t lo = first; lo < records; lo += wave) {
         const auto hi = static_cast<std::uint32_t>(std::min<std::uint64_t>(records, lo + wave));
         q.launch(kernel_, backend::LaunchShape::cover(hi - lo, kGroupSize), input_, index_,
-                 static_cast<std::uint32_t>(lo), hi, processed_, stats_, heap_, gpu_head_,
-                 cpu_head_, lock_, group_page_, page_counter_, free_list_, page_flags_,
-                 buckets_ - 1, group_shift_, free_pages, page_bytes_, base, group_flags_,
-                 halt_groups_);
+                 static_cast<std::uint32_t>(lo), hi, processed_, stats_, heap, gpu_head_, cpu_head_,
+                 lock_, group_page_, page_counter_, free_list_, page_flags_, buckets_ - 1,
+                 group_shift_, free_pages, page_bytes_, base, group_flags_, halt_groups_);
       }
       if (org_ == Organization::basic)
         q.launch(fix_heads_, backend::LaunchShape::cover(buckets_, kGroupSize), gpu_head_,
@@ -226,8 +303,10 @@ class SepoPoint final : public workloads::WorkloadPoint {
       const std::uint32_t taken = std::min(c[0], free_pages);
       const std::uint32_t postponed = c[1], halted = c[3];
       const std::uint64_t inserted = remaining - postponed - halted;
-      std::uint64_t copied = taken;
-      if (org_ == Organization::multi_valued) {
+      std::uint64_t copied = taken;  // pinned: used in place
+      if (pinned_) {
+        // Nothing to copy: the host reads the heap once the queue is done.
+      } else if (org_ == Organization::multi_valued) {
         // Keep pending key pages on the GPU unless nothing was inserted (they
         // may be what fills the pool).
         copied = copy_pages(q, iterations - 1, taken, postponed > 0 && inserted > 0, retained);
@@ -239,7 +318,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
         q.end_span();
       }
       pages_used += copied;
-      heap_copied += copied * page_bytes_;
+      if (!pinned_) heap_copied += copied * page_bytes_;
       if (iterations == 1) postponed_first = postponed;
       if (halted) ++halted_iterations;
       if (inserted == 0 && free_pages == pages_)
@@ -250,6 +329,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
       remaining -= inserted;
       if (remaining) first = ~c[2];
     }
+    if (pinned_) q.finish();  // the kernels' writes to the heap, visible to the host
     const std::vector<backend::TimedSpan> spans = q.take_spans();
     // The final table, readable on the CPU through its CPU pointers.
     Stopwatch walk_clock;
@@ -289,6 +369,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
           std::accumulate(per_iteration.begin() + 1, per_iteration.end(), 0.0) /
           static_cast<double>(per_iteration.size() - 1);
     heap_copied_ = heap_copied;
+    heap_used_ = pages_used * page_bytes_;
     return m;
   }
 
@@ -352,16 +433,20 @@ class SepoPoint final : public workloads::WorkloadPoint {
     Work w = input_work();
     w.items("records", records_)
         .reads(level::h2d, ctx_.input_size, "copy_in", "h2d_pageable")
-        .reads(level::dram, ctx_.input_size, "insert")
-        .writes(level::d2h, heap_copied_, "copy_heap", "d2h_pageable");
+        .reads(level::dram, ctx_.input_size, "insert");
+    if (pinned_)  // the entries, written over the link as they are inserted
+      w.writes(level::d2h, heap_used_, "insert", "d2h_pinned");
+    else
+      w.writes(level::d2h, heap_copied_, "copy_heap", "d2h_pageable");
     return w;
   }
 
  private:
   Organization org_;
+  bool pinned_;  // Heap::pinned
   const SepoApp& app_;
   backend::Device* device_ = nullptr;
-  std::uint64_t records_ = 0, heap_bytes_ = 0, heap_copied_ = 0, entries_ = 0;
+  std::uint64_t records_ = 0, heap_bytes_ = 0, heap_copied_ = 0, heap_used_ = 0, entries_ = 0;
   std::uint32_t page_bytes_ = 0, buckets_ = 0, groups_ = 0, group_shift_ = 0, pages_ = 0;
   std::uint32_t halt_groups_ = 0, waves_ = 1;  // basic: the halt policy's groups, launches
   backend::Buffer input_, index_, gpu_head_, cpu_head_, lock_, group_page_, group_flags_,
@@ -377,12 +462,15 @@ class SepoPoint final : public workloads::WorkloadPoint {
   // One host arena per iteration, heap-sized (only the copied pages are
   // touched); kept across runs: the CPU pointers point into them.
   std::vector<std::unique_ptr<std::uint8_t[]>> arenas_;
+  // Heap::pinned: the heap, mapped pinned host memory (device_view() for the
+  // kernels); the final table is walked in it.
+  backend::HostBuffer host_heap_;
 };
 
 }  // namespace
 
-std::unique_ptr<PointRunner> make_sepo_point(Organization org, const PointContext& ctx) {
-  return std::make_unique<SepoPoint>(org, ctx);
+std::unique_ptr<PointRunner> make_sepo_point(Organization org, Heap heap, const PointContext& ctx) {
+  return std::make_unique<SepoPoint>(org, heap, ctx);
 }
 
 }  // namespace harness::hashtable

@@ -1,5 +1,6 @@
-// One point of hashtable/<organization>: the SePo iterations of one app's
-// inserts (sepo_point.cpp).
+// One point of hashtable/<organization>[-pinned]: the SePo iterations of one
+// app's inserts, or the one iteration of a heap in pinned host memory
+// (sepo_point.cpp).
 #pragma once
 
 #include <memory>
@@ -9,6 +10,6 @@
 
 namespace harness::hashtable {
 
-std::unique_ptr<PointRunner> make_sepo_point(Organization org, const PointContext& ctx);
+std::unique_ptr<PointRunner> make_sepo_point(Organization org, Heap heap, const PointContext& ctx);
 
 }  // namespace harness::hashtable

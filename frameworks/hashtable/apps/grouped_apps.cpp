@@ -95,6 +95,7 @@ class GeoLocationApp final : public GroupedApp {
                 "table's kernel takes locations of at most {} bytes",
                 line.number, line.offset, bytes, kMaxLocationBytes));
           s.max_key_bytes = std::max(s.max_key_bytes, bytes);
+          s.key_bytes_total += bytes;
         });
     return s;
   }

@@ -203,6 +203,122 @@ TEST_P(HashTableTest, EveryOrganizationAndAppInOneAndSeveralIterations) {
   }
 }
 
+double phase(const PointRun& r, const std::string& name) {
+  for (const PhaseTime& p : r.measurement.phases)
+    if (p.name == name) return p.ms;
+  ADD_FAILURE() << "no phase " << name;
+  return -1;
+}
+
+// The heap in mapped pinned host memory (figure 6.11), every organization x
+// app: under the GPU budget that makes the SePo table take 2-4 iterations,
+// the pinned heap, outside that budget, holds the whole table: one
+// iteration, nothing postponed or copied, and the table walked on the CPU
+// where the kernels built it gives the reference's answer, byte for byte the
+// SePo table's, from as many entries as a single SePo iteration makes.
+// Skipped where kernels cannot write host memory in place.
+TEST_P(HashTableTest, PinnedHeapEveryOrganizationAndApp) {
+  if (!device_->info().zero_copy_host_memory)
+    GTEST_SKIP() << "no zero-copy host memory on " << device_->info().name;
+  for (const Case& c : kCases) {
+    SCOPED_TRACE(std::string(c.variant) + " " + c.app);
+    const std::string input = generate(c.dataset, 1 << 20);
+    const PointRun one = run(c.variant, c.app, input, kRoomy, kSmallPages, 1);
+    ASSERT_EQ(one.validation, "");
+    const std::uint64_t budget = budget_for(one, c.share, 1024);
+    std::ostringstream sepo_out, pinned_out;
+    const PointRun sepo = run_point(*device_, "hashtable", c.variant, c.app, input, budget,
+                                    kSmallPages, 1, &sepo_out);
+    ASSERT_EQ(sepo.validation, "");
+    EXPECT_GE(counter(sepo, "iterations"), 2);
+    const PointRun pinned = run_point(*device_, "hashtable", std::string(c.variant) + "-pinned",
+                                      c.app, input, budget, kSmallPages, 2, &pinned_out);
+    EXPECT_EQ(pinned.validation, "");
+    EXPECT_EQ(counter(pinned, "iterations"), 1);
+    EXPECT_EQ(counter(pinned, "postponed_first_iteration"), 0);
+    EXPECT_EQ(counter(pinned, "halted_iterations"), 0);
+    EXPECT_EQ(phase(pinned, "copy_heap"), 0);
+    // The table takes more pages than the budget left the SePo heap: the
+    // pinned heap is not GPU memory.
+    EXPECT_GT(counter(pinned, "pages_used"), counter(sepo, "heap_pages"));
+    EXPECT_LE(counter(pinned, "pages_used"), counter(pinned, "heap_pages"));
+    EXPECT_EQ(counter(pinned, "entries"), counter(one, "entries"));
+    EXPECT_EQ(pinned_out.str(), sepo_out.str());
+    EXPECT_FALSE(pinned_out.str().empty());
+  }
+}
+
+// The pinned heap's worst case (every record a new key of the longest
+// location) on one hot key and on all-distinct keys: one iteration, however
+// the entries pack.
+TEST_P(HashTableTest, PinnedHeapHoldsHotAndDistinctKeys) {
+  if (!device_->info().zero_copy_host_memory)
+    GTEST_SKIP() << "no zero-copy host memory on " << device_->info().name;
+  const std::string hot = citations(20000, [](std::uint32_t i) {
+    return std::pair<std::uint32_t, std::uint32_t>{4000000 + i, 3000123};
+  });
+  const std::string distinct = citations(30000, [](std::uint32_t i) {
+    return std::pair<std::uint32_t, std::uint32_t>{5000000 + i, 1000000 + 7 * i};
+  });
+  for (const char* variant : {"basic-pinned", "multi-valued-pinned"}) {
+    SCOPED_TRACE(variant);
+    const PointRun h = run(variant, "patent-citation", hot, kRoomy, kSmallPages);
+    EXPECT_EQ(h.validation, "");
+    EXPECT_EQ(counter(h, "iterations"), 1);
+    EXPECT_EQ(counter(h, "entries"), std::string(variant) == "basic-pinned" ? 20000 : 1);
+    const PointRun d = run(variant, "patent-citation", distinct, kRoomy, kSmallPages);
+    EXPECT_EQ(d.validation, "");
+    EXPECT_EQ(counter(d, "iterations"), 1);
+    EXPECT_EQ(counter(d, "entries"), 30000);
+  }
+  const PointRun n = run("combining-pinned", "netflix",
+                         ratings(30000,
+                                 [](std::uint32_t i) {
+                                   return std::pair<std::uint32_t, std::uint32_t>{i, i + 1 + i % 3};
+                                 }),
+                         kRoomy, kSmallPages);
+  EXPECT_EQ(n.validation, "");
+  EXPECT_EQ(counter(n, "iterations"), 1);
+  EXPECT_EQ(counter(n, "entries"), 30000);
+}
+
+// The pinned heap needs its page list (8 B a page) in GPU memory; a budget
+// without room for it is refused in one line. A device that cannot write
+// host memory in place skips the pinned variants (the runner's reason) and
+// refuses a direct run.
+TEST_P(HashTableTest, PinnedHeapRefusals) {
+  register_all();
+  const VariantInfo& v = Registry::instance().find_variant("hashtable", "combining-pinned");
+  PointContext ctx;
+  ctx.device = device_.get();
+  ctx.app = "netflix";
+  const std::string input = generate("netflix-pairs", 40 * 4000, 3);
+  if (!device_->info().zero_copy_host_memory) {
+    const std::string why = v.skip(ctx);
+    EXPECT_NE(why.find("cannot live in pinned host memory"), std::string::npos) << why;
+    EXPECT_NE(
+        why.find(device_->info().kind == backend::Kind::opencl ? "CL_DEVICE_HOST_UNIFIED_MEMORY"
+                                                               : "canMapHostMemory"),
+        std::string::npos)
+        << why;
+    EXPECT_THROW(run("combining-pinned", "netflix", input, kRoomy), RunError);
+    return;
+  }
+  EXPECT_EQ(v.skip(ctx), "");
+  // 4096 buckets in groups of 64; the input, bucket arrays, group slots,
+  // counters and bitmap, and 100 B more.
+  const Params params = {{"buckets", "4096"}, {"bucket_group", "64"}};
+  const std::uint64_t fixed = 40 * 4000 + 8 + 4096 * 16 + 64 * 4 + 64 * 4 + 20 + 500;
+  try {
+    run("combining-pinned", "netflix", input, fixed + 100, params);
+    ADD_FAILURE() << "no error";
+  } catch (const RunError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("cannot hold the pinned heap's page list"), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
+}
+
 // Basic halts an iteration once half its bucket groups postponed: the
 // iteration ends with records never tried, and the next starts at the first
 // record postponed or never tried; the answer is still the reference's.

@@ -32,11 +32,12 @@ struct PointRun {
 // framework/variant on `app` over `input` on `device` with a GPU memory budget
 // (0: none), the point's defaults overridden by `params`: prepared, then
 // `repetitions` runs (later ones reuse what the first allocated), each
-// validated; stops at the first wrong result.
+// validated; stops at the first wrong result. With `dump`, the last run's
+// output is written there (the family's dump format).
 inline PointRun run_point(backend::Device& device, const std::string& framework,
                           const std::string& variant, const std::string& app,
                           const std::string& input, std::uint64_t budget, const Params& params,
-                          int repetitions) {
+                          int repetitions, std::ostream* dump = nullptr) {
   register_all();
   const VariantInfo& v = Registry::instance().find_variant(framework, variant);
   const AppInfo& a = Registry::instance().find_app(app);
@@ -59,6 +60,7 @@ inline PointRun run_point(backend::Device& device, const std::string& framework,
     r.validation = point->validate_last();
     if (!r.validation.empty()) break;
   }
+  if (dump) point->dump_output(*dump);
   return r;
 }
 
