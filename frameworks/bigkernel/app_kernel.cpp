@@ -4,8 +4,10 @@
 
 #include "frameworks/bigkernel/apps/app_kernels.h"
 #include "frameworks/blocks/cuda_programs.h"
+#include "frameworks/workloads/dna_assembly/dna_format.h"
 #include "frameworks/workloads/kmeans_particles/particles_format.h"
 #include "frameworks/workloads/netflix/netflix_format.h"
+#include "frameworks/workloads/opinion_finder/opinion_format.h"
 #include "harness/core/errors.h"
 
 namespace harness::bigkernel {
@@ -48,11 +50,15 @@ const backend::Kernel& AppKernel::kernel(Mode mode) const {
 std::unique_ptr<AppKernel> make_app_kernel(const std::string& app) {
   if (app == workloads::kmeans_particles::kApp) return make_kmeans_particles_kernel();
   if (app == workloads::netflix::kApp) return make_netflix_kernel();
-  throw UsageError("bigkernel runs kmeans-particles and netflix, not " + app);
+  if (app == workloads::opinion::kName) return make_opinion_finder_kernel();
+  if (app == workloads::dna::kName) return make_dna_assembly_kernel();
+  throw UsageError(
+      "bigkernel runs kmeans-particles, netflix, opinion-finder and dna-assembly, not " + app);
 }
 
 std::vector<std::string> app_names() {
-  return {workloads::kmeans_particles::kApp, workloads::netflix::kApp};
+  return {workloads::kmeans_particles::kApp, workloads::netflix::kApp, workloads::opinion::kName,
+          workloads::dna::kName};
 }
 
 }  // namespace harness::bigkernel

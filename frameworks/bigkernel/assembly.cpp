@@ -25,6 +25,9 @@ inline void copy_value(std::uint8_t* dst, const std::uint8_t* src, std::uint32_t
     case 4:
       std::memcpy(dst, src, 4);
       break;
+    case 1:
+      *dst = *src;
+      break;
     default:
       std::memcpy(dst, src, width);
   }
@@ -106,12 +109,31 @@ void assemble_by_pattern(const std::uint8_t* mapped, std::uint64_t mapped_size,
                  t, n);
     }
   }
+  // Reads whose bytes follow each other both in the record and in a thread's
+  // values (the thread layout) are copied as one run: opinion-finder's 146
+  // single-byte reads are one 146-byte copy a thread, K-means' four doubles
+  // one of 32 bytes. In the coalesced layout a thread's values lie in
+  // different segments: a run a read.
+  struct Run {
+    std::uint64_t from, to, to_stride;  // to + t * to_stride: thread t's destination
+    std::uint32_t bytes;
+  };
+  std::vector<Run> runs;
+  for (std::uint32_t n = 0; n < pattern.count; ++n) {
+    const std::uint64_t from = entry_offset(pattern.first[n]);
+    const std::uint32_t w = layout.widths[n];
+    if (layout.layout == Layout::thread && !runs.empty() &&
+        runs.back().from + runs.back().bytes == from &&
+        runs.back().to + runs.back().bytes == layout.offset[n]) {
+      runs.back().bytes += w;
+    } else {
+      runs.push_back({from, layout.at(0, n), layout.at(1, n) - layout.at(0, n), w});
+    }
+  }
   for (std::uint32_t t = t0; t < t1; ++t) {
     const std::uint64_t shift = std::uint64_t{t} * pattern.stride;
-    for (std::uint32_t n = 0; n < pattern.count; ++n) {
-      copy_value(values + layout.at(t, n), mapped + entry_offset(pattern.first[n]) + shift,
-                 layout.widths[n]);
-    }
+    for (const Run& r : runs)
+      copy_value(values + r.to + t * r.to_stride, mapped + r.from + shift, r.bytes);
   }
 }
 

@@ -20,5 +20,7 @@ inline std::string d2h_ceiling(backend::HostMemory kind) {
 
 std::unique_ptr<AppKernel> make_kmeans_particles_kernel();
 std::unique_ptr<AppKernel> make_netflix_kernel();
+std::unique_ptr<AppKernel> make_opinion_finder_kernel();
+std::unique_ptr<AppKernel> make_dna_assembly_kernel();
 
 }  // namespace harness::bigkernel
