@@ -1,10 +1,11 @@
 // BigKernel on every kernel backend with a device (PoCL in CI): every variant
 // (single/double buffer, zero-copy, the pipeline's overlap-only,
-// reduced-volume and full) on both apps against the workloads' references
+// reduced-volume and full) on K-means and Netflix against the workloads' references
 // with a budget that forces many rounds (more rounds than buffers; K-means'
 // mapped writes), the pipeline's counters (pattern and raw rounds, the volume
 // sent), an empty input, a budget too small for one round, the pattern
-// kernel on hand-made lists; the assembly and the chunk planning on the host.
+// kernel on hand-made lists; the assembly and the chunk planning on the host
+// (tests/test_bigkernel_text_apps.cpp: opinion-finder and dna-assembly).
 #include <gtest/gtest.h>
 
 #include <cstring>
