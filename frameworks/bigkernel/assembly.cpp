@@ -33,6 +33,36 @@ inline void copy_value(std::uint8_t* dst, const std::uint8_t* src, std::uint32_t
   }
 }
 
+// `count` values of `W` bytes from `from` (every `from_stride` bytes) to
+// `to` (every `to_stride`): a loop of fixed-size copies the compiler unrolls.
+template <std::uint32_t W>
+void copy_strided(std::uint8_t* to, std::uint64_t to_stride, const std::uint8_t* from,
+                  std::uint64_t from_stride, std::uint32_t count) {
+  if (to_stride == W) {  // the coalesced layout: one read's values side by side
+    for (std::uint32_t i = 0; i < count; ++i) std::memcpy(to + i * W, from + i * from_stride, W);
+  } else {
+    for (std::uint32_t i = 0; i < count; ++i)
+      std::memcpy(to + i * to_stride, from + i * from_stride, W);
+  }
+}
+
+void copy_run(std::uint8_t* to, std::uint64_t to_stride, const std::uint8_t* from,
+              std::uint64_t from_stride, std::uint32_t count, std::uint32_t bytes) {
+  switch (bytes) {
+    case 1:
+      return copy_strided<1>(to, to_stride, from, from_stride, count);
+    case 2:
+      return copy_strided<2>(to, to_stride, from, from_stride, count);
+    case 4:
+      return copy_strided<4>(to, to_stride, from, from_stride, count);
+    case 8:
+      return copy_strided<8>(to, to_stride, from, from_stride, count);
+    default:
+      for (std::uint32_t i = 0; i < count; ++i)
+        std::memcpy(to + i * to_stride, from + i * from_stride, bytes);
+  }
+}
+
 void check_read(std::uint64_t offset, std::uint32_t width, std::uint64_t mapped_size,
                 std::uint32_t thread, std::uint32_t n) {
   if (offset + width > mapped_size) {
@@ -130,10 +160,17 @@ void assemble_by_pattern(const std::uint8_t* mapped, std::uint64_t mapped_size,
       runs.push_back({from, layout.at(0, n), layout.at(1, n) - layout.at(0, n), w});
     }
   }
-  for (std::uint32_t t = t0; t < t1; ++t) {
-    const std::uint64_t shift = std::uint64_t{t} * pattern.stride;
-    for (const Run& r : runs)
-      copy_value(values + r.to + t * r.to_stride, mapped + r.from + shift, r.bytes);
+  // A block of threads at a time, read after read: the block's records stay
+  // in the L1 cache while each read's values are written side by side. Thread
+  // after thread, a coalesced layout's values went to as many pages as reads
+  // (146 for opinion-finder): 30x slower for single-byte reads.
+  constexpr std::uint32_t kBlock = 64;
+  for (std::uint32_t b = t0; b < t1; b += kBlock) {
+    const std::uint32_t e = std::min(t1, b + kBlock);
+    for (const Run& r : runs) {
+      copy_run(values + r.to + b * r.to_stride, r.to_stride,
+               mapped + r.from + std::uint64_t{b} * pattern.stride, pattern.stride, e - b, r.bytes);
+    }
   }
 }
 
