@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "frameworks/bigkernel/tests/bigkernel_testing.h"
+#include "frameworks/workloads/dna_assembly/dna_format.h"
+#include "frameworks/workloads/opinion_finder/opinion_format.h"
 #include "frameworks/workloads/registry.h"
 #include "frameworks/workloads/tests/fixed_text_test_support.h"
 #include "harness/core/errors.h"
@@ -32,8 +34,10 @@ struct TextApp {
 };
 
 TextApp text_app(const std::string& app) {
-  if (app == "opinion-finder") return {"tweets", 200, 146, 256 << 10, 1 << 20};
-  return {"dna-fragments", 100, 36, 128 << 10, 384 << 10};
+  namespace op = workloads::opinion;
+  namespace dna = workloads::dna;
+  if (app == op::kName) return {"tweets", op::kRecordBytes, op::kTextBytes, 256 << 10, 1 << 20};
+  return {"dna-fragments", dna::kRecordBytes, dna::kFragmentBases, 128 << 10, 384 << 10};
 }
 
 bool pipeline(const std::string& variant) {
