@@ -74,6 +74,7 @@ typedef long i64;
 #define ATOMIC_INC_U32(ptr) atomic_inc((ptr))
 #define ATOMIC_CAS_U32(ptr, cmp, v) atomic_cmpxchg((ptr), (cmp), (v))
 #define ATOMIC_MAX_U32(ptr, v) atomic_max((ptr), (v))
+#define ATOMIC_OR_U32(ptr, v) atomic_or((ptr), (v))
 /* 64-bit compare-and-swap on global or local memory, where the device has it
  * (cl_khr_int64_base_atomics: NVIDIA's OpenCL, PoCL); code that needs it
  * tests HARNESS_HAS_ATOMIC_U64. */
@@ -140,6 +141,7 @@ typedef long long i64;
 #define ATOMIC_INC_U32(ptr) atomicAdd((ptr), 1u)
 #define ATOMIC_CAS_U32(ptr, cmp, v) atomicCAS((ptr), (cmp), (v))
 #define ATOMIC_MAX_U32(ptr, v) atomicMax((ptr), (v))
+#define ATOMIC_OR_U32(ptr, v) atomicOr((ptr), (v))
 #define HARNESS_HAS_ATOMIC_U64 1
 #define ATOMIC_CAS_U64(ptr, cmp, v) atomicCAS((ptr), (cmp), (v))
 #define POPCOUNT_U32(x) ((u32)__popc((u32)(x)))

@@ -1,10 +1,11 @@
 // BigKernel on every kernel backend with a device (PoCL in CI): every variant
 // (single/double buffer, zero-copy, the pipeline's overlap-only,
-// reduced-volume and full) on both apps against the workloads' references
+// reduced-volume and full) on K-means and Netflix against the workloads' references
 // with a budget that forces many rounds (more rounds than buffers; K-means'
 // mapped writes), the pipeline's counters (pattern and raw rounds, the volume
 // sent), an empty input, a budget too small for one round, the pattern
-// kernel on hand-made lists; the assembly and the chunk planning on the host.
+// kernel on hand-made lists; the assembly and the chunk planning on the host
+// (tests/test_bigkernel_text_apps.cpp: opinion-finder and dna-assembly).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -17,26 +18,17 @@
 #include "frameworks/bigkernel/assembly.h"
 #include "frameworks/bigkernel/bigkernel.h"
 #include "frameworks/bigkernel/chunk_plan.h"
+#include "frameworks/bigkernel/tests/bigkernel_testing.h"
 #include "frameworks/blocks/cuda_programs.h"
-#include "frameworks/workloads/tests/family_point_testing.h"
-#include "harness/backend/tests/device_fixture.h"
 #include "harness/core/errors.h"
-#include "harness/core/registry.h"
-#include "harness/suite/register_all.h"
 
 namespace harness::testing {
 namespace {
 
 class BigKernelTest : public DeviceTest {
  protected:
-  // Whether the variant runs on this device (zero-copy skips devices that
-  // cannot map host memory: NVIDIA OpenCL), by the variant's own rule.
   bool runs_here(const std::string& variant) const {
-    register_all();
-    const VariantInfo& v = Registry::instance().find_variant("bigkernel", variant);
-    PointContext ctx;
-    ctx.device = device_.get();
-    return !v.skip || v.skip(ctx).empty();
+    return bigkernel_runs_here(*device_, variant);
   }
   PointRun run(const std::string& variant, const std::string& app, const std::string& input,
                std::uint64_t budget, const Params& overrides = {}, int repetitions = 2) {
@@ -45,8 +37,7 @@ class BigKernelTest : public DeviceTest {
 };
 
 const std::vector<std::string> kBuffered = {"single-buffer", "double-buffer"};
-const std::vector<std::string> kAll = {"single-buffer", "double-buffer",  "zero-copy",
-                                       "overlap-only",  "reduced-volume", "full"};
+const std::vector<std::string>& kAll = kBigKernelVariants;
 
 TEST_P(BigKernelTest, BufferedVariantsBothAppsInSeveralChunks) {
   const std::string particles = generate("particles", 2 << 20);
@@ -80,9 +71,7 @@ TEST_P(BigKernelTest, ShortLastChunkAndOneChunk) {
     EXPECT_EQ(run(variant, "netflix", ratings, 64 << 10).validation, "");
     const PointRun whole = run(variant, "netflix", ratings, 0);
     EXPECT_EQ(whole.validation, "");
-    EXPECT_EQ(whole.measurement.counters.count("chunks") ? whole.measurement.counters.at("chunks")
-                                                         : whole.measurement.counters.at("rounds"),
-              1);
+    EXPECT_EQ(bigkernel_rounds(whole.measurement), 1);
   }
 }
 
@@ -93,8 +82,7 @@ TEST_P(BigKernelTest, EmptyInput) {
     if (!runs_here(variant)) continue;
     const PointRun r = run(variant, "netflix", "", 64 << 10);
     EXPECT_EQ(r.validation, "") << variant;
-    const auto& c = r.measurement.counters;
-    EXPECT_EQ(c.count("chunks") ? c.at("chunks") : c.at("rounds"), 0) << variant;
+    EXPECT_EQ(bigkernel_rounds(r.measurement), 0) << variant;
   }
 }
 
@@ -149,11 +137,7 @@ TEST_P(BigKernelTest, PipelineVariantsInManyRounds) {
         EXPECT_EQ(c.at("raw_rounds"), 0);
       }
       for (const std::string phase : {"copy_in", "compute", "assembly"}) {
-        double ms = -1;
-        for (const PhaseTime& p : r.measurement.phases) {
-          if (p.name == phase) ms = p.ms;
-        }
-        EXPECT_GT(ms, 0) << phase;
+        EXPECT_GT(phase_ms(r.measurement, phase), 0) << phase;
       }
     }
   }
@@ -306,6 +290,51 @@ TEST(Assembly, PatternAndRawAgree) {
     ADD_FAILURE() << "no error";
   } catch (const RunError& e) {
     EXPECT_NE(std::string(e.what()).find("thread 9"), std::string::npos) << e.what();
+  }
+}
+
+// Single-byte reads of adjacent bytes (opinion-finder's text, DNA's bases),
+// here a 2-byte read between two runs of them: by pattern (adjacent reads
+// copied as one run in the thread layout) and by raw addresses, the same
+// values in the same places, each value its mapped byte.
+TEST(Assembly, RunsOfSingleByteReads) {
+  std::vector<std::uint8_t> mapped(200 * 40);
+  for (std::size_t i = 0; i < mapped.size(); ++i) mapped[i] = static_cast<std::uint8_t>(i * 13 + 5);
+  const std::uint32_t threads = 37, list_threads = 64, stride = 200;
+  bigkernel::AddressPattern p;
+  p.holds = true;
+  p.stride = stride;
+  std::vector<std::uint64_t> offsets;
+  for (std::uint64_t b = 3; b < 150; ++b) offsets.push_back(b);  // 147 bytes, one read each
+  offsets.insert(offsets.begin() + 20, 160);                     // a 2-byte read among them
+  for (std::size_t n = 0; n < offsets.size(); ++n)
+    p.first.push_back(offsets[n] | (n == 20 ? std::uint64_t{1} << 60 : 0));
+  p.count = static_cast<std::uint32_t>(p.first.size());
+  std::vector<std::uint64_t> list(p.count * std::size_t{list_threads}, 0);
+  std::vector<std::uint32_t> counts(list_threads, 0);
+  for (std::uint32_t t = 0; t < threads; ++t) {
+    counts[t] = p.count;
+    for (std::uint32_t n = 0; n < p.count; ++n)
+      list[std::size_t{n} * list_threads + t] = p.first[n] + std::uint64_t{stride} * t;
+  }
+  const auto widths = bigkernel::widths_of(list.data(), counts.data(), threads, list_threads);
+  for (auto layout : {bigkernel::Layout::coalesced, bigkernel::Layout::thread}) {
+    const auto v = bigkernel::value_layout(layout, threads, widths);
+    std::vector<std::uint8_t> a(v.bytes, 0), b(v.bytes, 0);
+    bigkernel::assemble_by_pattern(mapped.data(), mapped.size(), p, v, 0, 11, a.data());
+    bigkernel::assemble_by_pattern(mapped.data(), mapped.size(), p, v, 11, threads, a.data());
+    bigkernel::assemble_raw(mapped.data(), mapped.size(), list.data(), counts.data(), list_threads,
+                            v, 0, threads, b.data());
+    EXPECT_EQ(a, b);
+    for (std::uint32_t t : {0u, 17u, threads - 1}) {
+      for (std::uint32_t n : {0u, 19u, 21u, p.count - 1}) {
+        EXPECT_EQ(a[v.at(t, n)], mapped[offsets[n] + stride * t]) << t << " " << n;
+      }
+      std::uint16_t two = 0, expected = 0;
+      std::memcpy(&two, a.data() + v.at(t, 20), 2);
+      std::memcpy(&expected, mapped.data() + 160 + stride * t, 2);
+      EXPECT_EQ(two, expected);
+    }
   }
 }
 

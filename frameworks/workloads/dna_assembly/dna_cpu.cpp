@@ -2,7 +2,9 @@
 // reaches memory at random:
 //  1. each thread packs the parts of an even range of records (dna_part_table.h)
 //     and appends each, with its edge masks, to its own buffer for the part's
-//     partition of the hash space: sequential reads and appends;
+//     partition of the hash space: sequential reads and appends (or, to
+//     combine partial counts such as a GPU's per-chunk tables, takes an even
+//     range of their slots);
 //  2. each thread merges whole partitions: the partition's buffers of every
 //     thread into one open-addressing table small enough for the core's
 //     cache, summing counts and OR-ing edge masks, each slot prefetched
@@ -28,20 +30,16 @@ std::size_t partition_of(std::uint64_t hash) {
 // A thread's parts by partition.
 using PartitionBuffers = std::vector<std::vector<PartSlot>>;
 
-// Phase 1 for records [first, last).
-PartitionBuffers partition_range(const std::uint8_t* data, std::size_t first, std::size_t last) {
+// Phase 1 over one thread's share: `for_each(emit)` emits its parts, about
+// `expected` of them, each appended to the buffer of its partition.
+template <class ForEachPart>
+PartitionBuffers partition_parts(std::size_t expected, ForEachPart&& for_each) {
   PartitionBuffers buffers(kPartitions);
-  const std::size_t expected = (last - first) / kPartitions;
-  for (auto& b : buffers) b.reserve(expected + expected / 8 + 8);  // grows if a partition is hot
-  for (std::size_t r = first; r < last; ++r) {
-    const std::uint8_t* record = data + r * kRecordBytes;
-    PartSlot part;
-    part.key = pack_part(record + kPartAt);
-    part.count = 1;
-    part.left = edge_mask(record + kFragmentAt);
-    part.right = edge_mask(record + kRightEdgeAt);
+  const std::size_t per_partition = expected / kPartitions;
+  for (auto& b : buffers) b.reserve(per_partition + per_partition / 8 + 8);  // grows if hot
+  for_each([&buffers](const PartSlot& part) {
     buffers[partition_of(part_hash(part.key))].push_back(part);
-  }
+  });
   return buffers;
 }
 
@@ -62,6 +60,15 @@ PartTable merge_partition(std::vector<PartitionBuffers>& threads, std::size_t p)
   return table;
 }
 
+// Phase 2 for every partition, whole partitions a thread.
+std::vector<PartTable> merge_partitions(std::vector<PartitionBuffers>& buffers, unsigned threads) {
+  std::vector<PartTable> tables(kPartitions);
+  parallel_for(threads, [&](unsigned t) {
+    for (std::size_t p = t; p < kPartitions; p += threads) tables[p] = merge_partition(buffers, p);
+  });
+  return tables;
+}
+
 }  // namespace
 
 std::vector<PartTable> count_parts_parallel(const std::uint8_t* data, std::size_t size,
@@ -69,13 +76,42 @@ std::vector<PartTable> count_parts_parallel(const std::uint8_t* data, std::size_
   const std::size_t records = size / kRecordBytes;
   const auto cuts = even_cuts(records, threads);
   std::vector<PartitionBuffers> buffers(threads);
-  parallel_for(threads,
-               [&](unsigned t) { buffers[t] = partition_range(data, cuts[t], cuts[t + 1]); });
-  std::vector<PartTable> tables(kPartitions);
   parallel_for(threads, [&](unsigned t) {
-    for (std::size_t p = t; p < kPartitions; p += threads) tables[p] = merge_partition(buffers, p);
+    buffers[t] = partition_parts(cuts[t + 1] - cuts[t], [&](const auto& emit) {
+      for (std::size_t r = cuts[t]; r < cuts[t + 1]; ++r) {
+        const std::uint8_t* record = data + r * kRecordBytes;
+        PartSlot part;
+        part.key = pack_part(record + kPartAt);
+        part.count = 1;
+        part.left = edge_mask(record + kFragmentAt);
+        part.right = edge_mask(record + kRightEdgeAt);
+        emit(part);
+      }
+    });
   });
-  return tables;
+  return merge_partitions(buffers, threads);
+}
+
+std::vector<PartTable> combine_parts_parallel(const std::vector<std::span<const PartSlot>>& tables,
+                                              unsigned threads) {
+  std::vector<std::size_t> first(tables.size() + 1, 0);
+  for (std::size_t i = 0; i < tables.size(); ++i) first[i + 1] = first[i] + tables[i].size();
+  const auto cuts = even_cuts(first.back(), threads);
+  std::vector<PartitionBuffers> buffers(threads);
+  parallel_for(threads, [&](unsigned t) {
+    buffers[t] = partition_parts(cuts[t + 1] - cuts[t], [&](const auto& emit) {
+      // Slots [cuts[t], cuts[t + 1]) of the tables laid end to end.
+      for (std::size_t i = 0; i < tables.size(); ++i) {
+        const std::size_t lo = std::max(cuts[t], first[i]),
+                          hi = std::min(cuts[t + 1], first[i + 1]);
+        for (std::size_t s = lo; s < hi; ++s) {
+          const PartSlot& slot = tables[i][s - first[i]];
+          if (slot.count != 0) emit(slot);
+        }
+      }
+    });
+  });
+  return merge_partitions(buffers, threads);
 }
 
 }  // namespace harness::workloads::dna

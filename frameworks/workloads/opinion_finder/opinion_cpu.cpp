@@ -9,7 +9,6 @@
 
 #include <algorithm>
 
-#include "datasets/sentiment_lexicon.h"
 #include "frameworks/workloads/opinion_finder/opinion_text_scan.h"
 #include "frameworks/workloads/opinion_finder/opinion_word_table.h"
 #include "harness/core/cuts.h"
@@ -22,15 +21,6 @@ struct Keyword {
   std::size_t letters;
   PackedWord word;
 };
-
-WordTable dictionary() {
-  using datasets::kAdverbs, datasets::kNegativeWords, datasets::kPositiveWords;
-  WordTable t(kPositiveWords.size() + kNegativeWords.size() + kAdverbs.size());
-  for (std::string_view w : kPositiveWords) t.add(w, kPositive);
-  for (std::string_view w : kNegativeWords) t.add(w, kNegative);
-  for (std::string_view w : kAdverbs) t.add(w, kAdverb);
-  return t;
-}
 
 // Whether a keyword is a word of the text: at a word start where its prefix
 // is, a word of its length and letters.
@@ -96,7 +86,7 @@ Tally tally_parallel(const std::vector<std::string>& keyword_list, const std::ui
     keywords.push_back({k.size(), pack_word(k)});
     prefixes.push_back({k[0], k.size() > 1 ? k[1] : '\0'});
   }
-  const WordTable dict = dictionary();
+  const WordTable dict = sentiment_dictionary();
   const std::size_t records = size / kRecordBytes;
   const auto cuts = even_cuts(records, threads);
   struct alignas(64) Partial {

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "datasets/sentiment_lexicon.h"
 #include "frameworks/workloads/opinion_finder/opinion_format.h"
 
 namespace harness::workloads::opinion {
@@ -77,11 +78,22 @@ class WordTable {
     }
   }
 
- private:
+  // The slots for a GPU kernel's copy of the table, three u64 a slot (the
+  // word's lo and hi, its classes; 0 classes: empty), probed the same way:
+  // from hash(word) & mask(), linear.
+  std::vector<std::uint64_t> flat_slots() const {
+    std::vector<std::uint64_t> flat;
+    flat.reserve(3 * slots_.size());
+    for (const Slot& s : slots_) flat.insert(flat.end(), {s.word.lo, s.word.hi, s.classes});
+    return flat;
+  }
+  std::size_t mask() const { return mask_; }
   static std::size_t hash(const PackedWord& w) {
     return static_cast<std::size_t>((w.lo * 0x9E3779B97F4A7C15ULL ^ w.hi * 0xC2B2AE3D27D4EB4FULL) >>
                                     40);
   }
+
+ private:
   struct Slot {
     PackedWord word;
     std::uint8_t classes = 0;  // 0: an empty slot
@@ -89,5 +101,15 @@ class WordTable {
   std::vector<Slot> slots_;
   std::size_t mask_;
 };
+
+// The three dictionaries (datasets/sentiment_lexicon.h) in one table.
+inline WordTable sentiment_dictionary() {
+  using datasets::kAdverbs, datasets::kNegativeWords, datasets::kPositiveWords;
+  WordTable t(kPositiveWords.size() + kNegativeWords.size() + kAdverbs.size());
+  for (std::string_view w : kPositiveWords) t.add(w, kPositive);
+  for (std::string_view w : kNegativeWords) t.add(w, kNegative);
+  for (std::string_view w : kAdverbs) t.add(w, kAdverb);
+  return t;
+}
 
 }  // namespace harness::workloads::opinion
