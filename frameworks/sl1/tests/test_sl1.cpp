@@ -340,6 +340,19 @@ TEST_P(Sl1Test, MastercardOwnLines) {
   EXPECT_EQ(run("sl1", "mastercard", input, {{"merchant", "NOBODY"}}).validation, "");
 }
 
+// Empty inputs, and fewer records than work-items (most slices empty).
+TEST_P(Sl1Test, TableAppsOnEmptyAndTinyInputs) {
+  const std::string one_fragment = fragment(0, "AC", std::string(32, 'G'), "TA");
+  const std::string one_line = transaction(5, "M0000001");
+  for (const std::string variant : {"no-l1", "sl1", "register-line"}) {
+    SCOPED_TRACE(variant);
+    for (const std::string& input : {std::string(), one_fragment, one_fragment + one_fragment})
+      EXPECT_EQ(run(variant, "dna-assembly", input).validation, "") << input.size();
+    for (const std::string& input : {std::string(), one_line, one_line + "\n" + one_line})
+      EXPECT_EQ(run(variant, "mastercard", input).validation, "") << input.size();
+  }
+}
+
 // Mastercard's decisions on generated data: the transactions (every byte
 // scanned) and X's id (compared from its start for every record of pass 0)
 // hit and are cached; the counters sum the two launches, so every thread
