@@ -354,10 +354,11 @@ std::unique_ptr<AppKernel> make_app_kernel(const std::string& app) {
   if (app == workloads::kmeans_particles::kApp) return std::make_unique<KmeansKernel>();
   if (app == workloads::opinion::kName) return std::make_unique<OpinionKernel>();
   if (app == workloads::dna::kName) return make_dna_kernel();
-  if (app == "mastercard") return make_mastercard_kernel();
+  if (app == "mastercard") return make_mastercard_kernel(false);
+  if (app == "mastercard-indexed") return make_mastercard_kernel(true);
   throw UsageError(
-      "sl1 runs upper, wc, grep, kmeans-particles, opinion-finder, dna-assembly and mastercard, "
-      "not " +
+      "sl1 runs upper, wc, grep, kmeans-particles, opinion-finder, dna-assembly, mastercard and "
+      "mastercard-indexed, not " +
       app);
 }
 
@@ -368,7 +369,8 @@ const std::vector<std::string>& app_names() {
                                                  workloads::kmeans_particles::kApp,
                                                  workloads::opinion::kName,
                                                  workloads::dna::kName,
-                                                 "mastercard"};
+                                                 "mastercard",
+                                                 "mastercard-indexed"};
   return names;
 }
 

@@ -74,7 +74,8 @@ std::uint64_t count_lines(const std::uint8_t* input, std::size_t size);
 
 // The apps that aggregate into hash tables with atomics (table_apps.cpp).
 std::unique_ptr<AppKernel> make_dna_kernel();
-std::unique_ptr<AppKernel> make_mastercard_kernel();
+// mastercard, or with `indexed` mastercard-indexed.
+std::unique_ptr<AppKernel> make_mastercard_kernel(bool indexed);
 
 std::unique_ptr<AppKernel> make_app_kernel(const std::string& app);
 const std::vector<std::string>& app_names();

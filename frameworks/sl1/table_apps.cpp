@@ -15,6 +15,8 @@
 #include "frameworks/workloads/dna_assembly/dna_parts_output.h"
 #include "frameworks/workloads/mastercard/mastercard_answer.h"
 #include "frameworks/workloads/mastercard/mastercard_format.h"
+#include "frameworks/workloads/mastercard/mastercard_index.h"
+#include "harness/core/cuts.h"
 
 namespace harness::sl1 {
 namespace {
@@ -71,26 +73,52 @@ class DnaKernel final : public AppKernel {
   std::optional<blocks::PinnedArray<dna::PartSlot>> host_;
 };
 
-// mastercard (apps/mastercard.clh): two launches a run, pass 0 (the cards of
-// X's transactions into `customers`) and pass 1 (their merchants counted).
+// mastercard and mastercard-indexed (apps/mastercard.clh): two launches a
+// run, pass 0 (the cards of X's transactions into `customers`) and pass 1
+// (their merchants counted). The indexed kernel walks the workload's index
+// (built untimed by its check_input) instead of scanning the lines.
 // The sets are sized from the lines, which bound their entries; the merchant
 // table starts small and, when a run claimed more than half of it, grows and
 // runs pass 1 again (a run's first time only: the size is kept).
 class MastercardKernel final : public AppKernel {
  public:
-  std::string source() const override { return "frameworks/sl1/apps/mastercard.clh"; }
+  explicit MastercardKernel(bool indexed) : indexed_(indexed) {}
+  std::string source() const override {
+    return indexed_ ? "frameworks/sl1/apps/mastercard_indexed.clh"
+                    : "frameworks/sl1/apps/mastercard.clh";
+  }
   std::vector<std::string> structures() const override {
-    return {"transactions", "merchant", "merchant_ids"};
+    std::vector<std::string> s = {"transactions", "merchant", "merchant_ids"};
+    if (indexed_) s.push_back("index");
+    return s;
   }
   std::string staging_problem() const override {
-    return "mastercard has no staged kernel: its variable-length lines straddle the fixed tiles "
-           "a work-group stages";
+    return indexed_ ? "mastercard-indexed has no staged kernel: the staged kernels scan a text "
+                      "byte by byte, mastercard-indexed reads two fields of each record"
+                    : "mastercard has no staged kernel: its variable-length lines straddle the "
+                      "fixed tiles a work-group stages";
+  }
+  // Scanned: whole lines. Indexed: index entries, as evenly as they go.
+  std::vector<std::uint64_t> cuts(const std::uint8_t* input, std::size_t size,
+                                  unsigned parts) const override {
+    if (!indexed_) return AppKernel::cuts(input, size, parts);
+    const std::vector<std::size_t> c =
+        even_cuts(workloads::mastercard_index_of(input, size)->size(), parts);
+    return {c.begin(), c.end()};
   }
   std::string kernel_name(bool) const override { return "sl1_mastercard"; }
   std::uint32_t passes() const override { return 2; }
   void prepare(backend::Device& device, const Params& params, const std::uint8_t* input,
                std::size_t size, std::uint64_t) override {
-    const std::string x = mc::merchant_param(params, "mastercard");
+    const std::string x =
+        mc::merchant_param(params, indexed_ ? "mastercard-indexed" : "mastercard");
+    if (indexed_) {
+      const auto index = workloads::mastercard_index_of(input, size);
+      index_ = padded_copy(device, index->data(),
+                           index->size() * sizeof(workloads::MastercardIndexEntry));
+    } else {
+      index_ = padded_copy(device, nullptr, 0);  // unused by the scanning kernel
+    }
     x_ = padded_copy(device, x.data(), x.size());
     x_len_ = static_cast<std::uint32_t>(x.size());
     input_ = input;
@@ -139,7 +167,7 @@ class MastercardKernel final : public AppKernel {
   static constexpr unsigned kOffsetBits = 48;  // SL1_MC_OFFSET_BITS
 
   void run_pass(backend::Queue& q, const backend::Kernel& k, const Launch& l, std::uint32_t pass) {
-    q.launch(k, l.shape, *l.text, *l.cuts, x_, x_len_, pass, customers_, set_mask_, pairs_,
+    q.launch(k, l.shape, *l.text, *l.cuts, index_, x_, x_len_, pass, customers_, set_mask_, pairs_,
              set_mask_, merchants_, merchant_slots_, claimed_, l.lines, l.monitor, *l.stats,
              local_memory(l.local_bytes));
   }
@@ -149,9 +177,10 @@ class MastercardKernel final : public AppKernel {
     host_.assign(2 * slots, 0);
   }
 
+  bool indexed_;
   backend::Device* device_ = nullptr;
   const std::uint8_t* input_ = nullptr;
-  backend::Buffer x_, customers_, pairs_, merchants_, claimed_;
+  backend::Buffer index_, x_, customers_, pairs_, merchants_, claimed_;
   std::uint32_t x_len_ = 0;
   std::uint64_t set_mask_ = 0, merchant_slots_ = 0;
   std::vector<std::uint64_t> host_;
@@ -160,6 +189,8 @@ class MastercardKernel final : public AppKernel {
 }  // namespace
 
 std::unique_ptr<AppKernel> make_dna_kernel() { return std::make_unique<DnaKernel>(); }
-std::unique_ptr<AppKernel> make_mastercard_kernel() { return std::make_unique<MastercardKernel>(); }
+std::unique_ptr<AppKernel> make_mastercard_kernel(bool indexed) {
+  return std::make_unique<MastercardKernel>(indexed);
+}
 
 }  // namespace harness::sl1

@@ -238,7 +238,8 @@ TEST_P(Sl1Test, TableAppsValidateInEveryVariant) {
        {"no-l1", "hw-l1", "sl1", "sl1-nothing", "register-line", "staging"}) {
     for (const auto& [app, input] :
          {std::pair<std::string, const std::string&>{"dna-assembly", fragments},
-          std::pair<std::string, const std::string&>{"mastercard", transactions}}) {
+          std::pair<std::string, const std::string&>{"mastercard", transactions},
+          std::pair<std::string, const std::string&>{"mastercard-indexed", transactions}}) {
       SCOPED_TRACE(variant + " " + app);
       if (variant == "staging") {
         EXPECT_THROW(run(variant, app, input), SkipPoint);
@@ -330,14 +331,17 @@ TEST_P(Sl1Test, MastercardOwnLines) {
   }
   input += transaction(8, "M0000002") + transaction(3, "M0000002");
   input.pop_back();  // the last line ends without '\n'
-  for (const std::string variant : {"no-l1", "hw-l1", "sl1-nothing", "register-line"})
-    EXPECT_EQ(run(variant, "mastercard", input).validation, "") << variant;
-  for (const std::string line : {"8", "16", "24"}) {
-    const PointRun r = run("sl1", "mastercard", input, {{"line_bytes", line}, {"monitor", "40"}});
-    EXPECT_EQ(r.validation, "") << line;
+  for (const std::string app : {"mastercard", "mastercard-indexed"}) {
+    SCOPED_TRACE(app);
+    for (const std::string variant : {"no-l1", "hw-l1", "sl1-nothing", "register-line"})
+      EXPECT_EQ(run(variant, app, input).validation, "") << variant;
+    for (const std::string line : {"8", "16", "24"}) {
+      const PointRun r = run("sl1", app, input, {{"line_bytes", line}, {"monitor", "40"}});
+      EXPECT_EQ(r.validation, "") << line;
+    }
+    // A merchant nobody visited: no customers, an empty answer.
+    EXPECT_EQ(run("sl1", app, input, {{"merchant", "NOBODY"}}).validation, "");
   }
-  // A merchant nobody visited: no customers, an empty answer.
-  EXPECT_EQ(run("sl1", "mastercard", input, {{"merchant", "NOBODY"}}).validation, "");
 }
 
 // Empty inputs, and fewer records than work-items (most slices empty).
@@ -348,8 +352,10 @@ TEST_P(Sl1Test, TableAppsOnEmptyAndTinyInputs) {
     SCOPED_TRACE(variant);
     for (const std::string& input : {std::string(), one_fragment, one_fragment + one_fragment})
       EXPECT_EQ(run(variant, "dna-assembly", input).validation, "") << input.size();
-    for (const std::string& input : {std::string(), one_line, one_line + "\n" + one_line})
+    for (const std::string& input : {std::string(), one_line, one_line + "\n" + one_line}) {
       EXPECT_EQ(run(variant, "mastercard", input).validation, "") << input.size();
+      EXPECT_EQ(run(variant, "mastercard-indexed", input).validation, "") << input.size();
+    }
   }
 }
 
@@ -367,6 +373,20 @@ TEST_P(Sl1Test, MastercardDecisions) {
   EXPECT_GT(r.measurement.counters.at("sl1_monitor_hit_rate_merchant"), 0.9);
   // Cached in pass 0, the only one that reads it: half the threads' decisions.
   EXPECT_NEAR(r.measurement.counters.at("sl1_cached_merchant"), 0.5, 0.01);
+}
+
+// mastercard-indexed reads each 16-byte index entry as two 8-byte words: one
+// miss and one hit per 16-byte line, a hit rate of exactly half, which does
+// not qualify (more than half), so the index is never cached; the card
+// digits and merchant ids it points at are.
+TEST_P(Sl1Test, MastercardIndexedDecisions) {
+  const PointRun r = run("sl1", "mastercard-indexed", generate("transactions", 512 << 10, 5));
+  EXPECT_EQ(r.validation, "");
+  EXPECT_EQ(r.measurement.counters.at("sl1_lines_per_thread"), 4);
+  EXPECT_NEAR(r.measurement.counters.at("sl1_monitor_hit_rate_index"), 0.5, 0.01);
+  EXPECT_EQ(r.measurement.counters.at("sl1_cached_index"), 0);
+  EXPECT_EQ(r.measurement.counters.at("sl1_cached_transactions"), 1);
+  EXPECT_GT(r.measurement.counters.at("sl1_hit_rate_transactions"), 0.8);
 }
 
 // The decision rule and the write-back on a kernel of their own (OpenCL:
