@@ -10,6 +10,7 @@
 
 #include "datasets/sentiment_lexicon.h"
 #include "frameworks/blocks/pinned_array.h"
+#include "frameworks/workloads/dna_assembly/dna_format.h"
 #include "frameworks/workloads/grep/grep_pattern.h"
 #include "frameworks/workloads/kmeans_particles/cluster_ids_output.h"
 #include "frameworks/workloads/kmeans_particles/particles_format.h"
@@ -27,23 +28,6 @@ using workloads::Output;
 
 constexpr std::uint32_t kGrepMaxAtoms = 32;  // SL1_GREP_MAX_ATOMS
 constexpr std::size_t kPad = 48;             // a whole line of every size (8, 16, 24)
-
-// parts + 1 byte offsets of whole records of `record` bytes, as evenly as they go.
-std::vector<std::uint64_t> record_cuts(std::size_t size, std::size_t record, unsigned parts) {
-  std::vector<std::uint64_t> bytes;
-  for (std::size_t r : even_cuts(size / record, parts)) bytes.push_back(std::uint64_t{r} * record);
-  return bytes;
-}
-
-// A device copy of `bytes`, padded with zeros to whole lines.
-backend::Buffer padded_copy(backend::Device& device, const void* data, std::size_t bytes) {
-  const std::size_t padded = (bytes + kPad) / kPad * kPad;
-  backend::Buffer b = device.allocate(padded);
-  device.queue().fill_zero(b, 0, padded);
-  if (bytes) device.queue().write(b, 0, data, bytes);
-  device.queue().finish();
-  return b;
-}
 
 // Upper: the text rewritten in place, read back whole.
 class UpperKernel final : public AppKernel {
@@ -147,8 +131,7 @@ class GrepKernel final : public AppKernel {
           static_cast<std::uint8_t>((p.atoms[a].any ? 1 : 0) | (p.atoms[a].star ? 2 : 0));
     }
     pattern_ = padded_copy(device, encoded.data(), encoded.size());
-    std::uint64_t lines = static_cast<std::uint64_t>(std::count(input, input + size, '\n'));
-    if (size && input[size - 1] != '\n') ++lines;
+    const std::uint64_t lines = count_lines(input, size);
     offsets_ = device.allocate(std::max<std::uint64_t>(lines, 1) * sizeof(std::uint64_t));
     found_ = device.allocate(sizeof(std::uint32_t));
     device.queue().finish();
@@ -331,6 +314,27 @@ class OpinionKernel final : public AppKernel {
 
 }  // namespace
 
+std::vector<std::uint64_t> record_cuts(std::size_t size, std::size_t record, unsigned parts) {
+  std::vector<std::uint64_t> bytes;
+  for (std::size_t r : even_cuts(size / record, parts)) bytes.push_back(std::uint64_t{r} * record);
+  return bytes;
+}
+
+backend::Buffer padded_copy(backend::Device& device, const void* data, std::size_t bytes) {
+  const std::size_t padded = (bytes + kPad) / kPad * kPad;
+  backend::Buffer b = device.allocate(padded);
+  device.queue().fill_zero(b, 0, padded);
+  if (bytes) device.queue().write(b, 0, data, bytes);
+  device.queue().finish();
+  return b;
+}
+
+std::uint64_t count_lines(const std::uint8_t* input, std::size_t size) {
+  auto lines = static_cast<std::uint64_t>(std::count(input, input + size, '\n'));
+  if (size && input[size - 1] != '\n') ++lines;
+  return lines;
+}
+
 std::vector<std::uint64_t> AppKernel::cuts(const std::uint8_t* input, std::size_t size,
                                            unsigned parts) const {
   const std::vector<std::size_t> c = line_cuts(input, size, parts);
@@ -349,12 +353,24 @@ std::unique_ptr<AppKernel> make_app_kernel(const std::string& app) {
   if (app == "grep") return std::make_unique<GrepKernel>();
   if (app == workloads::kmeans_particles::kApp) return std::make_unique<KmeansKernel>();
   if (app == workloads::opinion::kName) return std::make_unique<OpinionKernel>();
-  throw UsageError("sl1 runs upper, wc, grep, kmeans-particles and opinion-finder, not " + app);
+  if (app == workloads::dna::kName) return make_dna_kernel();
+  if (app == "mastercard") return make_mastercard_kernel(false);
+  if (app == "mastercard-indexed") return make_mastercard_kernel(true);
+  throw UsageError(
+      "sl1 runs upper, wc, grep, kmeans-particles, opinion-finder, dna-assembly, mastercard and "
+      "mastercard-indexed, not " +
+      app);
 }
 
 const std::vector<std::string>& app_names() {
-  static const std::vector<std::string> names = {
-      "upper", "wc", "grep", workloads::kmeans_particles::kApp, workloads::opinion::kName};
+  static const std::vector<std::string> names = {"upper",
+                                                 "wc",
+                                                 "grep",
+                                                 workloads::kmeans_particles::kApp,
+                                                 workloads::opinion::kName,
+                                                 workloads::dna::kName,
+                                                 "mastercard",
+                                                 "mastercard-indexed"};
   return names;
 }
 

@@ -54,6 +54,8 @@ class AppKernel {
   virtual std::uint64_t copied_out() const = 0;
   // Bytes of the input the kernel writes (for the point's work).
   virtual std::uint64_t written_bytes(std::uint64_t /*size*/) const { return 0; }
+  // Launches per run, each writing its own statistics (SL1_END_PASS).
+  virtual std::uint32_t passes() const { return 1; }
 };
 
 // A read whose bytes the host uses next. Queue commands are asynchronous:
@@ -61,6 +63,19 @@ class AppKernel {
 // pinned memory does not, so the read is followed by finish().
 void read_now(backend::Queue& q, void* dst, const backend::Buffer& src, std::size_t offset,
               std::size_t bytes);
+
+// A device buffer of `bytes` from `data`, zero-padded to whole lines of every
+// size (S-L1 loads whole lines past a structure's end).
+backend::Buffer padded_copy(backend::Device& device, const void* data, std::size_t bytes);
+// parts + 1 byte offsets of whole records of `record` bytes, as evenly as they go.
+std::vector<std::uint64_t> record_cuts(std::size_t size, std::size_t record, unsigned parts);
+// Lines of a text, a last one without '\n' included.
+std::uint64_t count_lines(const std::uint8_t* input, std::size_t size);
+
+// The apps that aggregate into hash tables with atomics (table_apps.cpp).
+std::unique_ptr<AppKernel> make_dna_kernel();
+// mastercard, or with `indexed` mastercard-indexed.
+std::unique_ptr<AppKernel> make_mastercard_kernel(bool indexed);
 
 std::unique_ptr<AppKernel> make_app_kernel(const std::string& app);
 const std::vector<std::string>& app_names();

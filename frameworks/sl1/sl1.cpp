@@ -117,7 +117,8 @@ class Sl1Point final : public workloads::WorkloadPoint {
       launch_.monitor = def_.mode == Mode::sl1 ? param_u32(p, "monitor") : 0;
       launch_.local_bytes =
           std::max<std::uint64_t>(8, std::uint64_t{launch_.lines} * group_size * line_bytes_);
-      stats_host_.assign(software_cached(def_.mode) ? threads_ * structures * kStatFields : 1, 0);
+      stats_host_.assign(
+          software_cached(def_.mode) ? threads_ * structures * kStatFields * app_->passes() : 1, 0);
       stats_ = device_->allocate(stats_host_.size() * sizeof(std::uint32_t));
       launch_.stats = &stats_;
     }

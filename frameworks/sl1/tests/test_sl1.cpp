@@ -229,6 +229,166 @@ TEST_P(Sl1Test, GrepDecisions) {
   EXPECT_EQ(never.measurement.counters.at("sl1_line_accesses"), 0);
 }
 
+// The apps that aggregate into hash tables with atomics (table_apps.cpp):
+// every variant validates; staging is skipped with its reason.
+TEST_P(Sl1Test, TableAppsValidateInEveryVariant) {
+  const std::string fragments = generate("dna-fragments", 100 * 4000, 7);
+  const std::string transactions = generate("transactions", 512 << 10, 7);
+  for (const std::string variant :
+       {"no-l1", "hw-l1", "sl1", "sl1-nothing", "register-line", "staging"}) {
+    for (const auto& [app, input] :
+         {std::pair<std::string, const std::string&>{"dna-assembly", fragments},
+          std::pair<std::string, const std::string&>{"mastercard", transactions},
+          std::pair<std::string, const std::string&>{"mastercard-indexed", transactions}}) {
+      SCOPED_TRACE(variant + " " + app);
+      if (variant == "staging") {
+        EXPECT_THROW(run(variant, app, input), SkipPoint);
+      } else {
+        EXPECT_EQ(run(variant, app, input).validation, "");
+      }
+    }
+  }
+}
+
+// A 100-byte dna-fragments record: id, the 36 bases (2-base left edge,
+// 32-base part, 2-base right edge), qualities, coordinates.
+std::string fragment(int id, const std::string& left, const std::string& part,
+                     const std::string& right) {
+  std::string digits = std::to_string(id);
+  digits.insert(0, 10 - digits.size(), '0');
+  return digits + ' ' + left + part + right + ' ' + std::string(36, 'I') + " 1:1101:100:200\n";
+}
+
+// Hand-made records (7: 700 bytes, a multiple of no line size): a part seen
+// with several edges, the all-A part (packed key 0, the table's empty key,
+// counted in its extra slot), the all-T part (all ones), a part seen once.
+TEST_P(Sl1Test, DnaPartsAndEdges) {
+  const std::string part(32, 'A'), other = "ACGTACGTACGTACGTACGTACGTACGTACGT";
+  const std::string input = fragment(0, "AA", other, "AC") + fragment(1, "CG", other, "GT") +
+                            fragment(2, "TT", part, "AA") + fragment(3, "AA", other, "AC") +
+                            fragment(4, "GA", std::string(32, 'T'), "TG") +
+                            fragment(5, "CC", part, "CA") +
+                            fragment(6, "AC", "TTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTG", "GG");
+  ASSERT_EQ(input.size(), 700u);
+  for (const std::string variant : {"no-l1", "hw-l1", "sl1-nothing", "register-line"})
+    EXPECT_EQ(run(variant, "dna-assembly", input).validation, "") << variant;
+  for (const std::string line : {"8", "16", "24"}) {
+    EXPECT_EQ(run("sl1", "dna-assembly", input, {{"line_bytes", line}, {"monitor", "10"}},
+                  /*repetitions=*/3)
+                  .validation,
+              "")
+        << line;
+  }
+}
+
+// A thread reads the 36 bases of each record byte by byte: record r's begin
+// at byte 100 r + 11, so with L-byte lines they span 5.5 (8), 3.25 (16) or
+// 2.5 (24) lines on average over the records' alignments, and the hit rate
+// is 1 - lines / 36. One work-group of 64 threads, 156 records each.
+TEST_P(Sl1Test, DnaHitRateFollowsTheRecordLayout) {
+  const std::string fragments = generate("dna-fragments", 100 * 10000, 3);
+  for (const auto& [line, lines] :
+       {std::pair<std::string, double>{"8", 5.5}, {"16", 3.25}, {"24", 2.5}}) {
+    SCOPED_TRACE(line);
+    const PointRun r = run("sl1", "dna-assembly", fragments,
+                           {{"line_bytes", line}, {"groups", "1"}, {"group_size", "64"}});
+    EXPECT_EQ(r.validation, "");
+    EXPECT_EQ(r.measurement.counters.at("sl1_lines_per_thread"), 1);
+    EXPECT_EQ(r.measurement.counters.at("sl1_cached_fragments"), 1);
+    EXPECT_NEAR(r.measurement.counters.at("sl1_hit_rate"), 1.0 - lines / 36, 0.01);
+    EXPECT_NEAR(r.measurement.counters.at("sl1_monitor_hit_rate_fragments"), 1.0 - lines / 36,
+                0.02);
+  }
+}
+
+// A transaction line: 16 digits, the merchant id, the other fields.
+std::string transaction(std::uint64_t card, const std::string& merchant,
+                        const std::string& rest = "2013-02-07 17:03:07|3.14|EUR|chip") {
+  std::string digits = std::to_string(card);
+  digits.insert(0, 16 - digits.size(), '0');
+  return digits + '|' + merchant + '|' + rest + '\n';
+}
+
+// Hand-made transactions: X's customers (card 0 among them) visit 1500
+// merchants with ids of 17-21 bytes sharing a prefix (more than half the
+// merchant table's first 1024 slots: it grows and pass 1 runs again) and
+// 32-byte ids that differ in their last byte; ids that extend or shorten X's
+// do not make a customer; empty lines, a '\r' in the last field and a last
+// line without '\n'.
+TEST_P(Sl1Test, MastercardOwnLines) {
+  const std::string x = "M0000001";
+  std::string input = transaction(7, "M00000012") + transaction(8, "M000000") + "\n";
+  for (std::uint64_t card : {0, 1, 2, 3}) input += transaction(card, x);
+  for (int i = 0; i < 1500; ++i) {
+    const std::string shop = "SHOP-LONG-PREFIX-" + std::to_string(i);
+    input += transaction(1, shop);
+    if (i % 3 == 0) input += transaction(2, shop) + transaction(7, shop);
+    if (i % 5 == 0) input += transaction(1, shop, "x|y\r");
+  }
+  for (char last : {'a', 'b', 'c'}) {
+    input += transaction(3, std::string(31, 'Z') + last);
+    input += transaction(0, std::string(31, 'Z') + 'a') + "\n\n";
+  }
+  input += transaction(8, "M0000002") + transaction(3, "M0000002");
+  input.pop_back();  // the last line ends without '\n'
+  for (const std::string app : {"mastercard", "mastercard-indexed"}) {
+    SCOPED_TRACE(app);
+    for (const std::string variant : {"no-l1", "hw-l1", "sl1-nothing", "register-line"})
+      EXPECT_EQ(run(variant, app, input).validation, "") << variant;
+    for (const std::string line : {"8", "16", "24"}) {
+      const PointRun r = run("sl1", app, input, {{"line_bytes", line}, {"monitor", "40"}});
+      EXPECT_EQ(r.validation, "") << line;
+    }
+    // A merchant nobody visited: no customers, an empty answer.
+    EXPECT_EQ(run("sl1", app, input, {{"merchant", "NOBODY"}}).validation, "");
+  }
+}
+
+// Empty inputs, and fewer records than work-items (most slices empty).
+TEST_P(Sl1Test, TableAppsOnEmptyAndTinyInputs) {
+  const std::string one_fragment = fragment(0, "AC", std::string(32, 'G'), "TA");
+  const std::string one_line = transaction(5, "M0000001");
+  for (const std::string variant : {"no-l1", "sl1", "register-line"}) {
+    SCOPED_TRACE(variant);
+    for (const std::string& input : {std::string(), one_fragment, one_fragment + one_fragment})
+      EXPECT_EQ(run(variant, "dna-assembly", input).validation, "") << input.size();
+    for (const std::string& input : {std::string(), one_line, one_line + "\n" + one_line}) {
+      EXPECT_EQ(run(variant, "mastercard", input).validation, "") << input.size();
+      EXPECT_EQ(run(variant, "mastercard-indexed", input).validation, "") << input.size();
+    }
+  }
+}
+
+// Mastercard's decisions on generated data: the transactions (every byte
+// scanned) and X's id (compared from its start for every record of pass 0)
+// hit and are cached; the counters sum the two launches, so every thread
+// decides twice.
+TEST_P(Sl1Test, MastercardDecisions) {
+  const PointRun r = run("sl1", "mastercard", generate("transactions", 512 << 10, 5));
+  EXPECT_EQ(r.validation, "");
+  EXPECT_EQ(r.measurement.counters.at("sl1_lines_per_thread"), 3);
+  EXPECT_EQ(r.measurement.counters.at("sl1_decided_threads"), 2 * 256);
+  EXPECT_EQ(r.measurement.counters.at("sl1_cached_transactions"), 1);
+  EXPECT_GT(r.measurement.counters.at("sl1_hit_rate_transactions"), 0.9);
+  EXPECT_GT(r.measurement.counters.at("sl1_monitor_hit_rate_merchant"), 0.9);
+  // Cached in pass 0, the only one that reads it: half the threads' decisions.
+  EXPECT_NEAR(r.measurement.counters.at("sl1_cached_merchant"), 0.5, 0.01);
+}
+
+// mastercard-indexed reads each 16-byte index entry as two 8-byte words: one
+// miss and one hit per 16-byte line, a hit rate of exactly half, which does
+// not qualify (more than half), so the index is never cached; the card
+// digits and merchant ids it points at are.
+TEST_P(Sl1Test, MastercardIndexedDecisions) {
+  const PointRun r = run("sl1", "mastercard-indexed", generate("transactions", 512 << 10, 5));
+  EXPECT_EQ(r.validation, "");
+  EXPECT_EQ(r.measurement.counters.at("sl1_lines_per_thread"), 4);
+  EXPECT_NEAR(r.measurement.counters.at("sl1_monitor_hit_rate_index"), 0.5, 0.01);
+  EXPECT_EQ(r.measurement.counters.at("sl1_cached_index"), 0);
+  EXPECT_EQ(r.measurement.counters.at("sl1_cached_transactions"), 1);
+  EXPECT_GT(r.measurement.counters.at("sl1_hit_rate_transactions"), 0.8);
+}
+
 // The decision rule and the write-back on a kernel of their own (OpenCL:
 // built from text at run time): one work-item reads structure 0 (read-only)
 // at a stride and writes structure 1 (read-write) `repeat` times per step.

@@ -4,18 +4,33 @@
 
 namespace harness::workloads::dna {
 
+namespace {
+
+std::size_t used_slots(std::span<const PartSlot> slots) {
+  std::size_t n = 0;
+  for (const PartSlot& s : slots) n += s.count != 0;
+  return n;
+}
+
+}  // namespace
+
 void PackedPartsOutput::finish() {
   if (table_) return;
-  std::size_t rows = 0;
+  std::size_t rows = used_slots(view_);
   for (const PartTable& p : partitions_) rows += p.size();
   table_ = parts_table();
   table_->reserve(rows, rows * kPartBases);
-  for (PartTable& p : partitions_) {
-    for (const PartSlot& s : p.slots()) {
+  auto add = [this](std::span<const PartSlot> slots) {
+    for (const PartSlot& s : slots) {
       if (s.count == 0) continue;
       const std::int64_t ints[] = {s.count, s.left, s.right};
       table_->add(unpack_part(s.key), ints);
     }
+  };
+  add(view_);
+  view_ = {};
+  for (PartTable& p : partitions_) {
+    add(p.slots());
     p.release();
   }
   partitions_.clear();
@@ -38,7 +53,7 @@ void PackedPartsOutput::dump(std::ostream& out) const { table().dump(out); }
 
 std::uint64_t PackedPartsOutput::items() const {
   if (table_) return table_->items();
-  std::uint64_t parts = 0;
+  std::uint64_t parts = used_slots(view_);
   for (const PartTable& p : partitions_) parts += p.size();
   return parts;
 }

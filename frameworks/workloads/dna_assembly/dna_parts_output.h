@@ -1,9 +1,11 @@
 // The CPU-MT run's answer as it leaves the run: the partition tables of packed
-// parts. finish() (untimed) decodes them into the workload's TableOutput
-// (dna_format.h's parts_table), which compares and dumps.
+// parts (or a GPU's table of PartSlot copied back). finish() (untimed) decodes
+// them into the workload's TableOutput (dna_format.h's parts_table), which
+// compares and dumps.
 #pragma once
 
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "frameworks/workloads/dna_assembly/dna_part_table.h"
@@ -15,6 +17,9 @@ class PackedPartsOutput final : public Output {
  public:
   explicit PackedPartsOutput(std::vector<PartTable> partitions)
       : partitions_(std::move(partitions)) {}
+  // Slots of one table, a count of 0 marking an empty one, each part in one
+  // slot; viewed, not copied: the memory must hold them until finish().
+  explicit PackedPartsOutput(std::span<const PartSlot> slots) : view_(slots) {}
 
   void finish() override;
   // `expected`: a TableOutput (the reference's) or another PackedPartsOutput.
@@ -25,6 +30,7 @@ class PackedPartsOutput final : public Output {
 
  private:
   std::vector<PartTable> partitions_;  // released by finish()
+  std::span<const PartSlot> view_;
   std::unique_ptr<TableOutput> table_;
 };
 
