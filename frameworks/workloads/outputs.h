@@ -71,6 +71,9 @@ class TableOutput final : public Output {
 
  private:
   unsigned int_columns_, real_columns_;
+  // Keys strictly ascending and every list ascending: finish() has nothing to do.
+  bool in_canonical_order() const;
+
   bool has_list_;
   bool finished_ = false;
   std::string keys_;

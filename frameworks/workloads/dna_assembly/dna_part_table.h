@@ -52,6 +52,17 @@ inline std::string unpack_part(std::uint64_t key) {
   return bases;
 }
 
+// The key with its 32 two-bit bases in reverse order, base 0 highest: as
+// integers these order parts as their text does (A < C < G < T, the codes'
+// order). Its own inverse.
+inline constexpr std::uint64_t part_text_order(std::uint64_t key) {
+  key = ((key >> 2) & 0x3333333333333333ULL) | ((key & 0x3333333333333333ULL) << 2);
+  key = ((key >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((key & 0x0F0F0F0F0F0F0F0FULL) << 4);
+  key = ((key >> 8) & 0x00FF00FF00FF00FFULL) | ((key & 0x00FF00FF00FF00FFULL) << 8);
+  key = ((key >> 16) & 0x0000FFFF0000FFFFULL) | ((key & 0x0000FFFF0000FFFFULL) << 16);
+  return (key >> 32) | (key << 32);
+}
+
 // MurmurHash3's finalizer: every key bit reaches every hash bit.
 inline std::uint64_t part_hash(std::uint64_t key) {
   key ^= key >> 33;

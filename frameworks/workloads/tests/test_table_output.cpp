@@ -60,6 +60,26 @@ TEST(TableOutput, AppendedTablesEqualOneTableOfTheSameRows) {
   EXPECT_THROW(a.append(std::move(other)), std::logic_error);
 }
 
+// Rows added in key order keep it; a list out of order, or one key out of
+// order, still gets the sort (finish() checks before it skips sorting).
+TEST(TableOutput, RowsAddedInOrderAreCanonicalAfterFinish) {
+  TableOutput in_order(1, 0, true);
+  const std::int64_t sorted_list[] = {1, 2}, unsorted_list[] = {5, 3};
+  const std::int64_t one[] = {1};
+  in_order.add("a", one, {}, sorted_list);
+  in_order.add("b", one, {}, unsorted_list);
+  in_order.add("c", one, {}, sorted_list);
+  in_order.finish();
+  ASSERT_EQ(in_order.rows(), 3u);
+  EXPECT_EQ(std::vector<std::int64_t>(in_order.list(1).begin(), in_order.list(1).end()),
+            (std::vector<std::int64_t>{3, 5}));
+  TableOutput last_out_of_order(1, 0, false);
+  for (const char* k : {"a", "b", "d", "c"}) last_out_of_order.add(k, one);
+  last_out_of_order.finish();
+  EXPECT_EQ(last_out_of_order.key(2), "c");
+  EXPECT_EQ(last_out_of_order.key(3), "d");
+}
+
 // finish() orders rows by unsigned bytes: keys that share their first 8
 // bytes, a short key against the same key with zero bytes after it, bytes of
 // 0x80 and above, the empty key; a key repeated past 8 bytes is refused.
