@@ -191,6 +191,25 @@ class FasterVaryTest(unittest.TestCase):
         self.assertIn("no baseline (skipped there)", vs[0].detail)
         self.assertNotIn("n=16: speedup", vs[0].detail)
 
+    def test_a_baseline_skipped_on_the_candidates_device_is_not_taken_from_another(self):
+        # thesis.fig6_11: the pinned heap (baseline) cannot run on NVIDIA
+        # OpenCL; OpenCL's SePo points are not judged against cuda's pinned ones
+        rule = {"kind": "faster", "candidate": {"framework": "mars", "variant": "hash"},
+                "baseline": {"framework": "mars", "variant": "default"}}
+        declined = C.make_point("mars", "opencl", "4MiB", 4 * MiB, 1.0)
+        declined["status"] = "skipped"
+        declined["skip_reason"] = "no zero-copy host memory"
+        pts = [C.make_point("mars", "cuda", "4MiB", 4 * MiB, 2.0, variant="hash"),
+               C.make_point("mars", "cuda", "4MiB", 4 * MiB, 4.0),
+               C.make_point("mars", "opencl", "4MiB", 4 * MiB, 1.5, variant="hash"), declined]
+        vs = by_backend(evaluate(rule, pts))
+        self.assertEqual(vs["cuda"].verdict, VR.HOLDS, vs["cuda"].detail)
+        self.assertEqual(vs["opencl"].verdict, VR.NOT_RUN, vs["opencl"].detail)
+        self.assertIn("skipped on this device: no zero-copy host memory", vs["opencl"].detail)
+        pts.pop()  # not declined there, only missing: the other device's baseline stands in
+        vs = by_backend(evaluate(rule, pts))
+        self.assertEqual(vs["opencl"].verdict, VR.HOLDS, vs["opencl"].detail)
+
     def test_vary_must_be_a_list(self):
         with self.assertRaises(ValueError):
             speedup.faster(dict(self.RULE, vary="gpus"), self.points())

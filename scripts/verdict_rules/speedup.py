@@ -19,7 +19,7 @@ from typing import Iterable
 
 from results_doc import (COUNTER_PREFIX, FRACTION_PREFIX, PHASE_SUM, RATE_PREFIX, axes_order, dataset_label,
                          dataset_size, device_key, document_index, fmt_num, group_by_device, higher_is_better,
-                         is_valid, line_key, matches, metric_unit, not_skipped, samples, series_name, stat,
+                         is_valid, line_key, matches, metric_unit, not_skipped, samples, series_name, skip_reason, stat,
                          validation_status, value_text, x_value)
 
 from noise import CONFIDENCE, bootstrap_geomean, bootstrap_ratio_of_medians
@@ -37,12 +37,20 @@ def choose_baseline(c: dict, bases: list[dict], metric: str, vary: Iterable[str]
     then any; within a tier prefer a valid point, then the fastest (the
     conservative choice). None when the only baselines with c's axis values
     are among `skipped` (a sweep's baseline with no solution at that point
-    pairs with nothing, not with another point of the sweep)."""
+    pairs with nothing, not with another point of the sweep), or when the
+    baseline was skipped on c's own device and ran only elsewhere."""
     def alike(b: dict) -> bool:
         return b.get("app") == c.get("app") and dataset_label(b) == dataset_label(c)
     same = [b for b in bases if alike(b)]
     exact = [b for b in same if same_axes(b, c, vary)]
     if not exact and any(alike(b) and same_axes(b, c, vary) for b in skipped):
+        return None
+    # A baseline that declined c's own device (its skip reason says why: the
+    # pinned heap where host memory cannot be mapped) is not replaced by the
+    # same baseline measured on another device.
+    here = device_key(c)
+    if not any(device_key(b) == here for b in exact) and any(
+            alike(b) and same_axes(b, c, vary) and device_key(b) == here for b in skipped):
         return None
     same = exact or same
     if not same:
@@ -160,8 +168,11 @@ def faster(spec: dict, points: list[dict]) -> list[Verdict]:
         unpaired = [c for c, b in pairs if b is None]
         pairs = [(c, b) for c, b in pairs if b is not None]
         if not pairs:
-            out.append(verdict_for(key, NOT_RUN, f"no baseline point {json.dumps(base_m)} with the same app and "
-                                   "dataset as the candidate"))
+            declined = sorted({skip_reason(b) for b in skipped_bases if device_key(b) == key})
+            why = (f"the baseline {json.dumps(base_m)} was skipped on this device: {'; '.join(declined)}"
+                   if declined else
+                   f"no baseline point {json.dumps(base_m)} with the same app and dataset as the candidate")
+            out.append(verdict_for(key, NOT_RUN, why))
             continue
         if at == "largest":
             keep = {id(c) for c in at_largest([c for c, _ in pairs])}
