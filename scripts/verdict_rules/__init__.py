@@ -20,13 +20,13 @@ point was skipped is "not run".
 
 Modules: verdict (Verdict and the helpers rules build one with), registry
 (RULES, rule, evaluate), selection (how rules pick and pair points), and the
-rules by kind: validity, speedup, phases, ceilings, trends, prediction,
+rules by kind: validity, speedup, best, phases, ceilings, trends, prediction,
 counts, combinators. Points are read through scripts/results_doc.py.
 """
 
 from .registry import RULES, evaluate, evaluate_documents, evaluate_experiment, rule
 from .verdict import DOES_NOT_HOLD, HOLDS, NOT_RUN, Verdict
-from . import ceilings, combinators, counts, phases, prediction, speedup, trends, validity  # noqa: E402,F401 (registers)
+from . import best, ceilings, combinators, counts, phases, prediction, speedup, trends, validity  # noqa: E402,F401 (registers)
 
 __all__ = ["DOES_NOT_HOLD", "HOLDS", "NOT_RUN", "RULES", "Verdict", "evaluate", "evaluate_documents",
            "evaluate_experiment", "rule"]
