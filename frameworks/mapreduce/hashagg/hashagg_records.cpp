@@ -116,7 +116,6 @@ class RecordsRuntime final : public mapreduce::Runtime {
     // Its chunks are cut at the host's record offsets. A resident input whose
     // records are plain lines (records_are_lines) has them found on the
     // device instead (phase `split`): no host split at all.
-    apps::check_input_size(app, size);
     mapreduce::PreparedInput in;  // mapreduce::preprocess, the split only where needed
     in.data = input;
     in.size = size;
