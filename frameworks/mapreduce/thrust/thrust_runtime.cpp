@@ -132,9 +132,9 @@ class ThrustRuntime final : public mapreduce::Runtime {
 
   // The apps whose keys are bytes of the input: map finds them (one thread
   // per word, record or link), then the shared group-by (thrust_group.h).
-  // With lines_on_device, records [first, last) are one byte range whose
-  // line records are found on the device (phase `split`), not taken from
-  // the host's offsets.
+  // With lines_on_device (line apps only), records [first, last) are one
+  // byte range whose line records are found on the device (phase `split`),
+  // not taken from the host's offsets.
   mapreduce::RunResult run_keys(const apps::MapReduceApp& app, Rule rule,
                                 const mapreduce::PreparedInput& in, std::uint32_t first,
                                 std::uint32_t last, bool lines_on_device) {
@@ -174,7 +174,7 @@ class ThrustRuntime final : public mapreduce::Runtime {
       }
       span.end();
     }
-    if (lines_on_device && !words) {
+    if (lines_on_device) {
       mapreduce::ScopedSpan span(q, "split");
       records = cuda::count_lines(input, bytes, q.native_handle());
       cuda::write_line_starts(
@@ -314,7 +314,7 @@ class ThrustRuntime final : public mapreduce::Runtime {
         .reads(level::dram, sort_bytes, "group")
         .writes(level::dram, sort_bytes, "group")
         .writes(level::d2h, copied_out, "copy_out", "d2h_pageable");
-    if (lines_on_device && !words) {  // count_lines and write_line_starts each read the input
+    if (lines_on_device) {  // count_lines and write_line_starts each read the input
       result.work.reads(level::dram, std::uint64_t{bytes} * 2, "split")
           .writes(level::dram, (std::uint64_t{records} + 1) * 4, "split");
     }
