@@ -17,6 +17,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "harness/backend/cuda_kernel_table.h"
 #include "harness/backend/memory_budget.h"
 
 namespace harness::backend {
@@ -251,11 +252,8 @@ class HostBuffer {
 };
 
 // Where a kernel comes from: the OpenCL source (composed from embedded files and
-// compiled at run time) and, for CUDA, a table of nvcc-compiled kernels by name.
-struct CudaKernelTable {
-  std::map<std::string, const void*> kernels;  // name -> __global__ function pointer
-};
-
+// compiled at run time) and, for CUDA, a table of nvcc-compiled kernels by name
+// (cuda_kernel_table.h).
 struct ProgramSource {
   std::string name;                       // for messages and caching, e.g. "mars/wordcount"
   std::vector<std::string> opencl_files;  // embedded files, concatenated in order

@@ -831,7 +831,11 @@ class CudaDevice final : public Device {
     // architecture) and describe its resources in the build log.
     activate(info_.index);
     std::string log;
-    for (const auto& [name, function] : source.cuda->kernels) {
+    std::map<std::string, const void*> kernels;
+    for (const CudaKernel& kernel : *source.cuda) {
+      const std::string name = kernel.name;
+      const void* function = kernel.function;
+      kernels.emplace(name, function);
       if (!function) {
         throw KernelBuildError(
             "program '" + source.name + "': kernel '" + name + "' has no function", log);
@@ -852,7 +856,7 @@ class CudaDevice final : public Device {
              std::to_string(attributes.binaryVersion) + " binary, PTX " +
              std::to_string(attributes.ptxVersion) + "\n";
     }
-    auto program = std::make_shared<CudaProgram>(source.name, source.cuda->kernels, std::move(log));
+    auto program = std::make_shared<CudaProgram>(source.name, std::move(kernels), std::move(log));
     programs_.emplace(source.name, program);
     return program;
   }

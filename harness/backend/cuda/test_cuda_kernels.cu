@@ -2,7 +2,7 @@
 // the way framework programs are.
 #include <cstdint>
 
-#include "harness/backend/backend.h"
+#include "harness/backend/cuda_kernel_table.h"
 
 namespace {
 
@@ -22,10 +22,11 @@ __global__ void no_args() {}
 }  // namespace
 
 const harness::backend::CudaKernelTable& harness_test_cuda_kernels() {
-  static const harness::backend::CudaKernelTable table{{
+  static const harness::backend::CudaKernel kernels[] = {
       {"add_u32", reinterpret_cast<const void*>(&add_u32)},
       {"scale_f64", reinterpret_cast<const void*>(&scale_f64)},
       {"no_args", reinterpret_cast<const void*>(&no_args)},
-  }};
+  };
+  static const harness::backend::CudaKernelTable table{kernels, sizeof kernels / sizeof *kernels};
   return table;
 }

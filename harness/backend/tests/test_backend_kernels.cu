@@ -1,7 +1,7 @@
 // The kernels of backend_test_kernels.cl compiled by nvcc into a
 // CudaKernelTable, the way cmake/HarnessCudaPrograms.cmake builds framework
 // programs (two kernels here view the dynamic local memory as different types).
-#include "harness/backend/backend.h"
+#include "harness/backend/cuda_kernel_table.h"
 #include "harness/dialect/dialect.h"
 
 namespace harness_backend_test_kernels {
@@ -10,7 +10,7 @@ namespace harness_backend_test_kernels {
 
 const harness::backend::CudaKernelTable& harness_backend_test_cuda_kernels() {
   namespace k = harness_backend_test_kernels;
-  static const harness::backend::CudaKernelTable table{{
+  static const harness::backend::CudaKernel kernels[] = {
       {"add_u32", reinterpret_cast<const void*>(&k::add_u32)},
       {"add_to_u32", reinterpret_cast<const void*>(&k::add_to_u32)},
       {"spin_write_u32", reinterpret_cast<const void*>(&k::spin_write_u32)},
@@ -18,6 +18,7 @@ const harness::backend::CudaKernelTable& harness_backend_test_cuda_kernels() {
       {"group_max_u64", reinterpret_cast<const void*>(&k::group_max_u64)},
       {"fill_local_u32", reinterpret_cast<const void*>(&k::fill_local_u32)},
       {"copy_image_f32", reinterpret_cast<const void*>(&k::copy_image_f32)},
-  }};
+  };
+  static const harness::backend::CudaKernelTable table{kernels, sizeof kernels / sizeof *kernels};
   return table;
 }
