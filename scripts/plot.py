@@ -46,6 +46,7 @@ results document; 3 when matplotlib is not installed.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import sys
 import textwrap
@@ -466,24 +467,48 @@ def main(argv=None) -> int:
 
     os.makedirs(args.out_dir, exist_ok=True)
     formats = [f.strip() for f in args.formats.split(",") if f.strip()]
-    for exp in rd.merge_experiments(docs):
-        kind = str((exp.spec.get("plot") or {}).get("kind", "bars"))
-        plotter = PLOTTERS.get(kind)
-        if plotter is None:
-            print(f"plot.py: {exp.id}: unknown plot kind {kind!r}; drawing bars", file=sys.stderr)
-            plotter = plot_bars
-        if exp.duplicates:
-            print(f"plot.py: {exp.id}: {len(exp.duplicates)} point(s) measured in more than one file "
-                  f"(e.g. {exp.duplicates[0]}); the figure shows one measurement of each (the first that ran)",
-                  file=sys.stderr)
-        fig = plotter(exp, plt)
-        for fmt in formats:
-            path = os.path.join(args.out_dir, f"{exp.id}.{fmt}")
-            fig.savefig(path, dpi=150, bbox_inches="tight")
-            print(f"plot.py: wrote {path}")
-        plt.close(fig)
+    global _JOB
+    _JOB = (rd.merge_experiments(docs), args.out_dir, formats, plt)
+    count = len(_JOB[0])
+    # Figures are independent and matplotlib is single-threaded: draw them in
+    # forked workers (most of a reproduction's report time otherwise).
+    workers = min(count, os.cpu_count() or 1)
+    if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            results = pool.map(_draw, range(count), chunksize=1)
+    else:
+        results = [_draw(i) for i in range(count)]
+    for out, err in results:
+        for line in err:
+            print(line, file=sys.stderr)
+        for line in out:
+            print(line)
     return 0
 
+
+_JOB = None  # (experiments, out_dir, formats, pyplot), set by main for _draw
+
+
+def _draw(index: int) -> tuple[list[str], list[str]]:
+    """Draws experiment `index` of _JOB; returns its stdout and stderr lines."""
+    experiments, out_dir, formats, plt = _JOB
+    exp = experiments[index]
+    out, err = [], []
+    kind = str((exp.spec.get("plot") or {}).get("kind", "bars"))
+    plotter = PLOTTERS.get(kind)
+    if plotter is None:
+        err.append(f"plot.py: {exp.id}: unknown plot kind {kind!r}; drawing bars")
+        plotter = plot_bars
+    if exp.duplicates:
+        err.append(f"plot.py: {exp.id}: {len(exp.duplicates)} point(s) measured in more than one file "
+                   f"(e.g. {exp.duplicates[0]}); the figure shows one measurement of each (the first that ran)")
+    fig = plotter(exp, plt)
+    for fmt in formats:
+        path = os.path.join(out_dir, f"{exp.id}.{fmt}")
+        fig.savefig(path, dpi=150, bbox_inches="tight")
+        out.append(f"plot.py: wrote {path}")
+    plt.close(fig)
+    return out, err
 
 if __name__ == "__main__":
     sys.exit(main())
