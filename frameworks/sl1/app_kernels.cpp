@@ -8,13 +8,13 @@
 #include <optional>
 #include <string_view>
 
-#include "datasets/sentiment_lexicon.h"
 #include "frameworks/blocks/pinned_array.h"
 #include "frameworks/workloads/dna_assembly/dna_format.h"
 #include "frameworks/workloads/grep/grep_pattern.h"
 #include "frameworks/workloads/kmeans_particles/cluster_ids_output.h"
 #include "frameworks/workloads/kmeans_particles/particles_format.h"
 #include "frameworks/workloads/opinion_finder/opinion_format.h"
+#include "frameworks/workloads/opinion_finder/opinion_word_table.h"
 #include "frameworks/workloads/outputs.h"
 #include "harness/core/cuts.h"
 #include "harness/core/errors.h"
@@ -217,29 +217,8 @@ class KmeansKernel final : public AppKernel {
   std::optional<blocks::PinnedArray<std::uint8_t>> records_;  // pinned, kept from run to run
 };
 
-// A word's letters, lower-cased, packed 8 to a u64 (letter i at bits 8i of
-// word i / 8): apps/opinion_finder.clh's packing.
-struct PackedWord {
-  std::uint64_t lo = 0, hi = 0;
-};
-
-PackedWord pack(std::string_view word) {
-  PackedWord p;
-  for (std::size_t i = 0; i < word.size() && i < 16; ++i) {
-    const auto c =
-        static_cast<std::uint8_t>(workloads::opinion::lower(static_cast<std::uint8_t>(word[i])));
-    (i < 8 ? p.lo : p.hi) |= std::uint64_t{c} << (8 * (i % 8));
-  }
-  return p;
-}
-
-// sl1_of_hash: the dictionary's slot of a packed word.
-std::uint64_t dictionary_slot(const PackedWord& p, std::uint32_t bits) {
-  return ((p.lo * 0x9E3779B97F4A7C15ull) ^ (p.hi * 0xC2B2AE3D27D4EB4Full)) >> (64 - bits);
-}
-
-// opinion-finder: the dictionary as an open-addressing table, the keywords
-// as a list, per-work-item counts summed on the host.
+// opinion-finder: the workload's dictionary (WordTable) slot for slot, the
+// keywords as a list, per-work-item counts summed on the host.
 class OpinionKernel final : public AppKernel {
  public:
   std::string source() const override { return "frameworks/sl1/apps/opinion_finder.clh"; }
@@ -260,35 +239,21 @@ class OpinionKernel final : public AppKernel {
     namespace op = workloads::opinion;
     std::vector<std::uint64_t> keys;
     for (const std::string& k : op::parse_subject(param_string(params, "subject"))) {
-      const PackedWord p = pack(k);
+      const op::PackedWord p = op::pack_word(k);
       keys.insert(keys.end(), {p.lo, p.hi});
     }
     keywords_count_ = static_cast<std::uint32_t>(keys.size() / 2);
     keywords_ = padded_copy(device, keys.data(), keys.size() * sizeof(std::uint64_t));
-    // Slots: a power of two at least 4 times the words (3 u64 each).
-    const std::size_t words = datasets::kPositiveWords.size() + datasets::kNegativeWords.size() +
-                              datasets::kAdverbs.size();
-    const std::size_t slots = std::bit_ceil(4 * words);
-    bits_ = static_cast<std::uint32_t>(std::countr_zero(slots));
-    std::vector<std::uint64_t> table(3 * slots, 0);
-    auto insert = [&](std::string_view w, std::uint64_t cls) {
-      const PackedWord p = pack(w);
-      std::uint64_t slot = dictionary_slot(p, bits_);
-      while (table[3 * slot] != 0) slot = (slot + 1) & (slots - 1);
-      table[3 * slot] = p.lo;
-      table[3 * slot + 1] = p.hi;
-      table[3 * slot + 2] = cls;
-    };
-    for (std::string_view w : datasets::kPositiveWords) insert(w, 1);  // SL1_OF_POSITIVE
-    for (std::string_view w : datasets::kNegativeWords) insert(w, 2);  // SL1_OF_NEGATIVE
-    for (std::string_view w : datasets::kAdverbs) insert(w, 3);        // SL1_OF_ADVERB
+    const op::WordTable dictionary = op::sentiment_dictionary();
+    const std::vector<std::uint64_t> table = dictionary.flat_slots();
+    mask_ = static_cast<std::uint32_t>(dictionary.mask());
     dictionary_ = padded_copy(device, table.data(), table.size() * sizeof(std::uint64_t));
     threads_ = threads;
     counts_ = device.allocate(threads * 5 * sizeof(std::int32_t));
     host_.resize(threads * 5);
   }
   void launch(backend::Queue& q, const backend::Kernel& k, const Launch& l) override {
-    q.launch(k, l.shape, *l.text, *l.cuts, dictionary_, bits_, keywords_, keywords_count_, counts_,
+    q.launch(k, l.shape, *l.text, *l.cuts, dictionary_, mask_, keywords_, keywords_count_, counts_,
              l.lines, l.monitor, *l.stats, local_memory(l.local_bytes));
   }
   std::unique_ptr<Output> read_output(backend::Queue& q, const Launch&) override {
@@ -306,7 +271,7 @@ class OpinionKernel final : public AppKernel {
   std::uint64_t copied_out() const override { return host_.size() * sizeof(std::int32_t); }
 
  private:
-  std::uint32_t bits_ = 0, keywords_count_ = 0;
+  std::uint32_t mask_ = 0, keywords_count_ = 0;
   std::uint64_t threads_ = 0;
   backend::Buffer dictionary_, keywords_, counts_;
   std::vector<std::int32_t> host_;
