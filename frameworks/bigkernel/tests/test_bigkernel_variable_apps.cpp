@@ -3,12 +3,13 @@
 // (PoCL in CI): every variant in several rounds against the workload's
 // serial reference (mastercard's two passes in each), record patterns on and
 // off (the same answer; raw lists far larger), a short last round and one
-// round, a record much longer than the others across what would be a round
-// boundary, mastercard with every transaction at X (its lists full), an
-// empty input, a budget too small for the longest record, and an
-// input corrupted after the reference was taken failing validation. On the
-// device: the record-pattern kernel on hand-made lists; on the host: the
-// pieces of whole lines, the record table and the record pattern's assembly.
+// round, the workloads' hand-written examples in many rounds, a record much
+// longer than the others across what would be a round boundary, mastercard
+// with every transaction at X (its lists full), an empty input, a budget too
+// small for the longest record, and an input corrupted after the reference
+// was taken failing validation. On the device: the record-pattern kernel on
+// hand-made lists; on the host: the pieces of whole lines, the record table
+// and the record pattern's assembly.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -22,6 +23,7 @@
 #include "frameworks/bigkernel/tests/bigkernel_testing.h"
 #include "frameworks/blocks/cuda_programs.h"
 #include "frameworks/workloads/registry.h"
+#include "frameworks/workloads/tests/fixed_text_test_support.h"
 #include "harness/core/errors.h"
 
 namespace harness::testing {
@@ -154,6 +156,25 @@ TEST_P(BigKernelVariableAppTest, LongRecordAcrossARoundBoundary) {
     if (variant != "zero-copy") {
       EXPECT_GT(bigkernel_rounds(r.measurement), 2);
     }
+  }
+}
+
+// The workload's hand-written example (mastercard: an empty line, a 9-byte
+// merchant id, a short last field, extra fields) alone and repeated to 128
+// KiB, in many rounds of pieces of 64 B (a line or two each).
+TEST_P(BigKernelVariableAppTest, HandWrittenExampleInManyRounds) {
+  namespace ts = workloads::test_support;
+  const std::string once = ts::read_file(ts::source_dir() / "frameworks/workloads" /
+                                         (wc() ? "wc" : "mastercard") / "examples/small.txt");
+  ASSERT_FALSE(once.empty());
+  std::string repeated;
+  while (repeated.size() < (128 << 10)) repeated += once;
+  for (const std::string variant : {"double-buffer", "full"}) {
+    SCOPED_TRACE(variant);
+    EXPECT_EQ(run(variant, once, budget(variant), {{"piece", "64"}}, 1).validation, "");
+    const PointRun r = run(variant, repeated, budget(variant), {{"piece", "64"}}, 1);
+    EXPECT_EQ(r.validation, "");
+    EXPECT_GT(bigkernel_rounds(r.measurement), 2);
   }
 }
 
