@@ -6,6 +6,7 @@
 #include "frameworks/blocks/cuda_programs.h"
 #include "frameworks/workloads/dna_assembly/dna_format.h"
 #include "frameworks/workloads/kmeans_particles/particles_format.h"
+#include "frameworks/workloads/mastercard/mastercard_format.h"
 #include "frameworks/workloads/netflix/netflix_format.h"
 #include "frameworks/workloads/opinion_finder/opinion_format.h"
 #include "harness/core/errors.h"
@@ -39,6 +40,16 @@ void AppKernel::prepare(backend::Device& device, blocks::BufferPool& pool, const
   prepare_app(params, input, size);
 }
 
+void AppKernel::bind(backend::Device& device, const Params& params, const std::uint8_t* input,
+                     std::size_t size) {
+  records_ = make_records(device, params, input, size);
+}
+
+RecordTable AppKernel::make_records(backend::Device&, const Params&, const std::uint8_t*,
+                                    std::size_t size) {
+  return RecordTable::fixed(record_bytes(), size);
+}
+
 backend::Kernel AppKernel::any_program_kernel(const std::string& name) const {
   return programs_.at(0)->kernel(name);
 }
@@ -52,13 +63,23 @@ std::unique_ptr<AppKernel> make_app_kernel(const std::string& app) {
   if (app == workloads::netflix::kApp) return make_netflix_kernel();
   if (app == workloads::opinion::kName) return make_opinion_finder_kernel();
   if (app == workloads::dna::kName) return make_dna_assembly_kernel();
+  if (app == "wc") return make_wc_kernel();
+  if (app == workloads::mastercard::kApp) return make_mastercard_kernel(false);
+  if (app == workloads::mastercard::kIndexedApp) return make_mastercard_kernel(true);
   throw UsageError(
-      "bigkernel runs kmeans-particles, netflix, opinion-finder and dna-assembly, not " + app);
+      "bigkernel runs kmeans-particles, netflix, opinion-finder, dna-assembly, wc, mastercard and "
+      "mastercard-indexed, not " +
+      app);
 }
 
 std::vector<std::string> app_names() {
-  return {workloads::kmeans_particles::kApp, workloads::netflix::kApp, workloads::opinion::kName,
-          workloads::dna::kName};
+  return {workloads::kmeans_particles::kApp,
+          workloads::netflix::kApp,
+          workloads::opinion::kName,
+          workloads::dna::kName,
+          "wc",
+          workloads::mastercard::kApp,
+          workloads::mastercard::kIndexedApp};
 }
 
 }  // namespace harness::bigkernel

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "frameworks/bigkernel/chunk_plan.h"
+#include "frameworks/bigkernel/records.h"
 #include "frameworks/blocks/buffer_pool.h"
 #include "frameworks/workloads/workload.h"
 #include "harness/backend/backend.h"
@@ -42,6 +43,11 @@ struct MappedArgs {
   std::uint32_t layout = 0;      // COMPUTE: 0 coalesced, 1 thread-major
   std::uint64_t data_base = 0;   // PLAIN: the mapped offset of data's first byte
   std::uint64_t chunk_base = 0;  // the chunk's first byte (write slot 0); set by the app
+  // Variable-length records: the round's slice of the record table
+  // (records.h), record_words u64 a record; null and 0 for fixed-length ones.
+  const backend::Buffer* records = nullptr;
+  std::uint32_t record_words = 0;
+  std::uint32_t list_threads = 0;  // ADDRGEN: the round's records R (the list's thread dimension)
 };
 
 class AppKernel {
@@ -49,11 +55,28 @@ class AppKernel {
   virtual ~AppKernel() = default;
   // The workload's name (its programs are bigkernel/<app>/<mode>).
   virtual std::string app() const = 0;
+  // Bytes of a fixed-length record; 0 for variable-length records (the app
+  // overrides make_records).
   virtual std::size_t record_bytes() const = 0;
+  // Untimed, first of all (before the round plan): the input's records,
+  // kept for records().
+  void bind(backend::Device& device, const Params& params, const std::uint8_t* input,
+            std::size_t size);
+  const RecordTable& records() const { return records_; }
+  RecordTable& records() { return records_; }
   // Mapped reads one record's thread makes at most, and the bytes their values
-  // take packed at their widths with alignment (the pipeline's buffer sizes).
+  // take packed at their widths with alignment (the pipeline's buffer sizes);
+  // after bind (a variable-length app's depend on its records).
   virtual std::uint32_t max_reads() const = 0;
   virtual std::uint32_t max_value_bytes() const = 0;
+  // Passes over the input a run makes (mastercard: 2, the customers of X,
+  // then their merchants): every round of a pass runs before the next pass.
+  virtual std::uint32_t passes() const { return 1; }
+  // Timed: before pass `pass`'s first round (after begin_run).
+  virtual void begin_pass(std::uint32_t /*pass*/) {}
+  // Timed: once every round of pass `pass` is done on the device (the
+  // queues finished).
+  virtual void end_pass(std::uint32_t /*pass*/) {}
   // Device bytes of the buffers every lane shares (pool slack included), and
   // what they hold, for messages.
   virtual std::uint64_t fixed_bytes(const Params& params) const = 0;
@@ -88,6 +111,11 @@ class AppKernel {
   virtual std::string source_file() const = 0;
   virtual std::string kernel_name() const = 0;
   const backend::Kernel& kernel(Mode mode) const;
+  // Variable-length apps: their record table (records.h); by default
+  // fixed-length records of record_bytes().
+  // (It may keep what it derives from the records for later calls.)
+  virtual RecordTable make_records(backend::Device& device, const Params& params,
+                                   const std::uint8_t* input, std::size_t size);
   // Any kernel of the app's file, from one of the programs prepare built
   // (every mode's program holds the file's kernels).
   backend::Kernel any_program_kernel(const std::string& name) const;
@@ -101,9 +129,10 @@ class AppKernel {
   std::vector<std::shared_ptr<backend::Program>> programs_;
   std::vector<backend::Kernel> kernels_;  // by Mode
   backend::Buffer* unused_ = nullptr;
+  RecordTable records_;
 };
 
-// kmeans-particles or netflix; a UsageError for another app.
+// The app's AppKernel; a UsageError for an app the family does not run.
 std::unique_ptr<AppKernel> make_app_kernel(const std::string& app);
 // The apps the family runs.
 std::vector<std::string> app_names();
@@ -116,7 +145,8 @@ void launch_mapped(backend::Queue& q, const backend::Kernel& kernel, backend::La
                    backend::Buffer& writes, const Rest&... rest) {
   q.launch(kernel, shape, m.data ? *m.data : dummy, m.list ? *m.list : dummy,
            m.counts ? *m.counts : dummy, m.capacity, m.layout, m.data_base, m.chunk_base,
-           record_bytes, writes, rest...);
+           record_bytes, writes, m.records ? *m.records : dummy, m.record_words, m.list_threads,
+           rest...);
 }
 
 }  // namespace harness::bigkernel

@@ -63,13 +63,14 @@ void copy_run(std::uint8_t* to, std::uint64_t to_stride, const std::uint8_t* fro
   }
 }
 
-// Eight threads' eight adjacent single-byte reads (`from`: the first thread's
-// first byte, the next thread `from_stride` bytes on) into eight coalesced
-// segments (`to[k]`: read k's values, eight threads side by side): eight
-// 8-byte loads, an 8 x 8 byte transpose in registers, eight 8-byte stores.
-void transpose_8x8(const std::uint8_t* from, std::uint64_t from_stride, std::uint8_t* const* to) {
+// Eight threads' eight adjacent single-byte reads (`from[i]`: thread i's
+// first byte) into eight coalesced segments (`to[k]`: read k's values, eight
+// threads side by side): eight 8-byte loads, an 8 x 8 byte transpose in
+// registers, eight 8-byte stores. The strided form: the first thread's first
+// byte, the next thread `from_stride` bytes on.
+void transpose_8x8(const std::uint8_t* const* from, std::uint8_t* const* to) {
   std::uint64_t w[8];  // w[i]: thread i's bytes; after the transpose, read i's
-  for (int i = 0; i < 8; ++i) std::memcpy(&w[i], from + i * from_stride, 8);
+  for (int i = 0; i < 8; ++i) std::memcpy(&w[i], from[i], 8);
   // Swap the off-diagonal blocks of 4, then 2, then 1 bytes.
   constexpr std::uint64_t kLow[] = {0x00000000FFFFFFFFULL, 0x0000FFFF0000FFFFULL,
                                     0x00FF00FF00FF00FFULL};
@@ -83,6 +84,11 @@ void transpose_8x8(const std::uint8_t* from, std::uint64_t from_stride, std::uin
     }
   }
   for (int k = 0; k < 8; ++k) std::memcpy(to[k], &w[k], 8);
+}
+void transpose_8x8(const std::uint8_t* from, std::uint64_t from_stride, std::uint8_t* const* to) {
+  const std::uint8_t* rows[8];
+  for (int i = 0; i < 8; ++i) rows[i] = from + i * from_stride;
+  transpose_8x8(rows, to);
 }
 
 void check_read(std::uint64_t offset, std::uint32_t width, std::uint64_t mapped_size,
@@ -227,6 +233,117 @@ void assemble_by_pattern(const std::uint8_t* mapped, std::uint64_t mapped_size,
       }
       copy_run(values + runs[i].to + b * runs[i].to_stride, runs[i].to_stride, from, pattern.stride,
                e - b, runs[i].bytes);
+    }
+  }
+}
+
+void assemble_by_record_pattern(const std::uint8_t* mapped, std::uint64_t mapped_size,
+                                const AddressPattern& pattern, const ValueLayout& layout,
+                                const std::uint64_t* bases, std::uint32_t base_stride,
+                                const std::uint32_t* counts, std::uint32_t t0, std::uint32_t t1,
+                                std::uint8_t* values) {
+  if (t0 >= t1) return;
+  const std::uint32_t reads = pattern.count;
+  std::vector<std::uint64_t> rel(reads);
+  for (std::uint32_t n = 0; n < reads; ++n) {
+    rel[n] = entry_offset(pattern.first[n]);
+    const std::uint32_t w = entry_width(pattern.first[n]);
+    if (n >= layout.widths.size() || w != layout.widths[n]) {
+      throw RunError(fmt::format("bigkernel: read {} is {} B wide, the layout's is {} B", n, w,
+                                 n < layout.widths.size() ? layout.widths[n] : 0));
+    }
+  }
+  const std::vector<std::uint32_t>& width = layout.widths;
+  // Runs of reads adjacent in the record: [run_start[i], run_start[i + 1]).
+  std::vector<std::uint32_t> run_start;
+  for (std::uint32_t n = 0; n < reads; ++n) {
+    if (n == 0 || rel[n - 1] + width[n - 1] != rel[n]) run_start.push_back(n);
+  }
+  run_start.push_back(reads);
+  // Every thread's count, and each run's bytes it reads, checked before any copy.
+  for (std::uint32_t t = t0; t < t1; ++t) {
+    const std::uint32_t c = counts[t];
+    if (c > reads) {
+      throw RunError(fmt::format(
+          "bigkernel: thread {} made {} reads, more than the {} of the round's record pattern", t,
+          c, reads));
+    }
+    const std::uint64_t base = bases[std::uint64_t{t} * base_stride];
+    for (std::size_t i = 0; i + 1 < run_start.size() && run_start[i] < c; ++i) {
+      const std::uint32_t n0 = run_start[i], n1 = std::min(run_start[i + 1], c);
+      const std::uint64_t from = (base + rel[n0]) & kAddressMask;
+      const std::uint64_t end = rel[n1 - 1] + width[n1 - 1] - rel[n0];
+      check_read(from, static_cast<std::uint32_t>(end), mapped_size, t, n0);
+    }
+  }
+  auto from_of = [&](std::uint32_t t, std::uint32_t n) {
+    return mapped + ((bases[std::uint64_t{t} * base_stride] + rel[n]) & kAddressMask);
+  };
+  if (layout.layout == Layout::thread) {
+    // A thread's reads adjacent in the record and in its values: one copy.
+    for (std::uint32_t t = t0; t < t1; ++t) {
+      const std::uint32_t c = counts[t];
+      std::uint8_t* to = values + std::uint64_t{t} * layout.thread_bytes;
+      for (std::uint32_t n0 = 0; n0 < c;) {
+        std::uint32_t n1 = n0 + 1;
+        while (n1 < c && rel[n1 - 1] + width[n1 - 1] == rel[n1] &&
+               layout.offset[n1 - 1] + width[n1 - 1] == layout.offset[n1])
+          ++n1;
+        std::memcpy(to + layout.offset[n0], from_of(t, n0),
+                    layout.offset[n1 - 1] + width[n1 - 1] - layout.offset[n0]);
+        n0 = n1;
+      }
+    }
+    return;
+  }
+  // Coalesced: a block of threads at a time, read after read. Eight adjacent
+  // single-byte reads that all of eight threads made are transposed (wc's and
+  // mastercard's text); the rest, value by value.
+  std::vector<std::uint32_t> single_run(reads + 1, 0);  // adjacent 1-byte reads from n on
+  for (std::uint32_t n = reads; n-- > 0;) {
+    single_run[n] = width[n] != 1 ? 0
+                    : n + 1 < reads && width[n + 1] == 1 && rel[n] + 1 == rel[n + 1]
+                        ? single_run[n + 1] + 1
+                        : 1;
+  }
+  constexpr std::uint32_t kBlock = 64;
+  for (std::uint32_t b = t0; b < t1; b += kBlock) {
+    const std::uint32_t e = std::min(t1, b + kBlock);
+    std::uint32_t most = 0;
+    for (std::uint32_t t = b; t < e; ++t) most = std::max(most, counts[t]);
+    for (std::uint32_t n = 0; n < most;) {
+      if (single_run[n] >= 8) {
+        std::uint8_t* to[8];
+        for (std::uint32_t k = 0; k < 8; ++k) to[k] = values + layout.offset[n + k];
+        std::uint32_t t = b;
+        while (t < e) {
+          bool eight = t + 8 <= e;
+          for (std::uint32_t i = 0; i < 8 && eight; ++i) eight = counts[t + i] >= n + 8;
+          if (eight) {
+            const std::uint8_t* rows[8];
+            std::uint8_t* dst[8];
+            for (std::uint32_t i = 0; i < 8; ++i) {
+              rows[i] = from_of(t + i, n);
+              dst[i] = to[i] + t;
+            }
+            transpose_8x8(rows, dst);
+            t += 8;
+            continue;
+          }
+          const std::uint32_t k = std::min<std::uint32_t>(8, counts[t] > n ? counts[t] - n : 0);
+          const std::uint8_t* row = k ? from_of(t, n) : nullptr;
+          for (std::uint32_t i = 0; i < k; ++i) to[i][t] = row[i];
+          ++t;
+        }
+        n += 8;
+        continue;
+      }
+      const std::uint32_t w = width[n];
+      for (std::uint32_t t = b; t < e; ++t) {
+        if (counts[t] > n)
+          copy_value(values + layout.offset[n] + std::uint64_t{t} * w, from_of(t, n), w);
+      }
+      ++n;
     }
   }
 }

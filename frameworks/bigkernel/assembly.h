@@ -18,7 +18,10 @@ inline std::uint64_t entry_offset(std::uint64_t e) { return e & kAddressMask; }
 inline std::uint32_t entry_width(std::uint64_t e) { return 1u << (e >> 60); }
 
 // kernels/pattern.clh's descriptor, read back: every thread t < threads read
-// first[n] + t * stride for n < count (widths from first[n]).
+// first[n] + t * stride for n < count (widths from first[n]). A record
+// pattern (variable-length records, bk_find_record_pattern): thread t read
+// its record's first byte + first[n] for n < its own count (at most
+// `count`); `stride` is unused.
 struct AddressPattern {
   bool holds = false;
   std::uint32_t count = 0;
@@ -61,6 +64,16 @@ std::vector<std::uint32_t> widths_of(const std::uint64_t* list, const std::uint3
 void assemble_by_pattern(const std::uint8_t* mapped, std::uint64_t mapped_size,
                          const AddressPattern& pattern, const ValueLayout& layout, std::uint32_t t0,
                          std::uint32_t t1, std::uint8_t* values);
+// A record pattern's values of threads [t0, t1): thread t's record starts at
+// bases[t * base_stride] (the round's slice of the record table) and it made
+// counts[t] reads; threads with fewer reads than the pattern leave the rest
+// of their places alone. A count above the pattern's or a read past the
+// array is a RunError naming the thread.
+void assemble_by_record_pattern(const std::uint8_t* mapped, std::uint64_t mapped_size,
+                                const AddressPattern& pattern, const ValueLayout& layout,
+                                const std::uint64_t* bases, std::uint32_t base_stride,
+                                const std::uint32_t* counts, std::uint32_t t0, std::uint32_t t1,
+                                std::uint8_t* values);
 void assemble_raw(const std::uint8_t* mapped, std::uint64_t mapped_size, const std::uint64_t* list,
                   const std::uint32_t* counts, std::uint32_t list_threads,
                   const ValueLayout& layout, std::uint32_t t0, std::uint32_t t1,

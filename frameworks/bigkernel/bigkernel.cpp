@@ -17,6 +17,11 @@ VariantInfo variant(const std::string& name, const std::string& description) {
   v.description = description;
   v.backends = {backend::Kind::opencl, backend::Kind::cuda};
   v.apps = app_names();
+  v.params = {size_param("piece", "1KiB", 64, std::uint64_t{1} << 30,
+                         "wc and mastercard (variable-length records): the bytes of whole lines a "
+                         "thread scans (a record), aimed at: the input is cut just past the first "
+                         "newline at or after every multiple (the workloads' line cuts; a longer "
+                         "line is a record of its own)")};
   return v;
 }
 
@@ -88,7 +93,7 @@ void register_family() {
                  "BigKernel: the four-stage pipeline sending only the bytes the kernel reads, "
                  "assembled in the coalesced layout (a warp's n-th reads adjacent)"}}) {
     VariantInfo v = variant(d.name, d.description);
-    v.params = pipeline_params();
+    for (ParamDecl& p : pipeline_params()) v.params.push_back(std::move(p));
     PipelineOptions options;
     options.variant = d.name;
     options.reduce_volume = d.reduce;

@@ -3,8 +3,10 @@
 //   1. address generation: the ADDRGEN build of the app's kernel fills the
 //      round's address list on the device; pattern recognition
 //      (kernels/pattern.clh) reduces it to a descriptor when every thread
-//      follows base + t x stride; the descriptor (or the raw list) is copied
-//      back on the address queue;
+//      follows base + t x stride (variable-length records: when every
+//      thread's reads are the first of one sequence of offsets from its
+//      record's start; the counts come back with the descriptor); the
+//      descriptor (or the raw list) is copied back on the address queue;
 //   2. assembly: host threads gather the named bytes of the mapped input into
 //      a pinned prefetch buffer (assembly.h), packed in the layout COMPUTE reads;
 //   3. the copy engine sends the buffer on the round's lane queue;
@@ -22,6 +24,12 @@
 //
 // overlap-only (figure 4.12's first step) sends whole records: no address
 // generation, the assembly is a copy of the round's bytes, PLAIN computes.
+//
+// Variable-length records (records.h): a round is R whole records, its
+// entries of the record table copied before its launches on each queue;
+// the address list and the values are sized for R threads of the app's most
+// reads. An app of several passes (mastercard) runs every round of a pass,
+// then the app's end_pass, then the next pass's rounds.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -80,42 +88,64 @@ class PipelinePoint final : public workloads::WorkloadPoint {
 
  protected:
   void prepare_run() override {
-    const std::uint64_t rb = app_->record_bytes();
-    records_ = ctx_.input_size / rb;
+    app_->bind(*device_, ctx_.params, ctx_.input, ctx_.input_size);
+    const RecordTable& recs = app_->records();
+    records_ = recs.count();
     capacity_ = app_->max_reads();
-    value_bytes_ = opt_.reduce_volume ? app_->max_value_bytes() : static_cast<std::uint32_t>(rb);
-    // One round in flight per slot: its prefetched values and the app's side
-    // buffers on a lane, and (volume reduction) its address list and counts.
-    const LaneBytes round = [this](std::uint64_t r) {
-      const std::uint64_t t = launch_threads(r);
-      std::uint64_t bytes = pool_bytes(t * value_bytes_) + app_->side_bytes(r);
+    value_bytes_ = app_->max_value_bytes();
+    // One round in flight per slot: its prefetched values (the round's R
+    // records: a thread's at most value_bytes_, and up to 7 B of padding a
+    // coalesced segment) and the app's side buffers on a lane, (volume
+    // reduction) its address list and counts, and (variable-length records)
+    // the round's entries of the record table on the lane and, for address
+    // generation, on the address queue.
+    const LaneBytes round = [this, &recs](std::uint64_t r) {
+      std::uint64_t bytes = app_->side_bytes(r);
       if (opt_.reduce_volume) {
-        bytes += pool_bytes(t * capacity_ * 8) + pool_bytes(t * 4) +
+        bytes += pool_bytes(r * value_bytes_ + 8 * std::uint64_t{capacity_}) +
+                 pool_bytes(r * capacity_ * 8) + pool_bytes(r * 4) +
                  pool_bytes(descriptor_words(capacity_) * 8);
+      } else {
+        bytes += pool_bytes(recs.max_bytes(r));
       }
+      if (recs.variable()) bytes += (opt_.reduce_volume ? 2 : 1) * pool_bytes(recs.slice_bytes(r));
       return bytes;
     };
-    per_round_ = plan_round(
-        *device_, *app_, ctx_.params, opt_.variant, records_, kSlots, round,
-        opt_.reduce_volume ? "a round's address list, counts and values + its " + app_->side_text()
-                           : "a round's records + its " + app_->side_text());
+    per_round_ =
+        plan_round(*device_, *app_, ctx_.params, opt_.variant, records_, kSlots, round,
+                   (opt_.reduce_volume ? "a round's address list, counts and values + its "
+                                       : "a round's records + its ") +
+                       app_->side_text() + (recs.variable() ? " + its records' entries" : ""));
+    // Whole work-groups a round, or at least a multiple of 8 records: a
+    // coalesced segment of R values of one width then needs no padding.
+    if (per_round_ < records_) {
+      per_round_ = per_round_ >= kGroupSize ? per_round_ / kGroupSize * kGroupSize
+                   : per_round_ >= 8        ? per_round_ / 8 * 8
+                                            : per_round_;
+    }
     if (opt_.reduce_volume) {
       app_->prepare(*device_, *pool_, ctx_.params, ctx_.input, ctx_.input_size,
                     {Mode::addrgen, Mode::compute});
       pattern_program_ = device_->build(
           program_source("bigkernel/pattern", {"frameworks/bigkernel/kernels/pattern.clh"}));
-      pattern_kernel_ = pattern_program_->kernel("bk_find_pattern");
+      if (recs.variable()) {
+        longest_kernel_ = pattern_program_->kernel("bk_find_longest");
+        pattern_kernel_ = pattern_program_->kernel("bk_find_record_pattern");
+      } else {
+        pattern_kernel_ = pattern_program_->kernel("bk_find_pattern");
+      }
     } else {
       app_->prepare(*device_, *pool_, ctx_.params, ctx_.input, ctx_.input_size, {Mode::plain});
     }
     chunks_ = chunks(records_, per_round_);
-    const std::uint64_t t = launch_threads(per_round_);
     for (std::uint32_t s = 0; s < kSlots; ++s) {
-      host_[s].values.resize(t * value_bytes_);
+      host_[s].values.resize(opt_.reduce_volume
+                                 ? per_round_ * value_bytes_ + 8 * std::uint64_t{capacity_}
+                                 : recs.max_bytes(per_round_));
       if (opt_.reduce_volume) {
         host_[s].descriptor.resize(descriptor_words(capacity_));
-        host_[s].list.resize(t * capacity_);
-        host_[s].counts.resize(t);
+        host_[s].list.resize(per_round_ * capacity_);
+        host_[s].counts.resize(per_round_);
       }
     }
   }
@@ -126,25 +156,32 @@ class PipelinePoint final : public workloads::WorkloadPoint {
     Stopwatch clock;
     app_->begin_run(chunks_, per_round_);
     run_ = RunTally{};
-    std::array<backend::Event, kSlots> addresses_back, values_sent;
-    for (std::size_t step = 0; step <= chunks_.size(); ++step) {
-      if (step < chunks_.size() && opt_.reduce_volume) {
-        addresses_back[step % kSlots] = generate(step);
-      }
-      if (step >= 1) {
-        const std::size_t k = step - 1;
-        if (opt_.reduce_volume) addresses_back[k % kSlots].wait();
-        values_sent[k % kSlots].wait();  // round k - 2's copy left the prefetch buffer
-        values_sent[k % kSlots] = assemble_and_send(k);
-      }
-    }
     std::map<std::string, double> device_ms;
-    for (backend::Queue* q : {address_queue_.get(), lanes_[0].get(), lanes_[1].get()}) {
-      for (const auto& s : q->take_spans()) device_ms[s.name] += s.milliseconds;
+    double pass_ms = 0;
+    for (std::uint32_t pass = 0; pass < app_->passes(); ++pass) {
+      app_->begin_pass(pass);
+      std::array<backend::Event, kSlots> addresses_back, values_sent;
+      for (std::size_t step = 0; step <= chunks_.size(); ++step) {
+        if (step < chunks_.size() && opt_.reduce_volume) {
+          addresses_back[step % kSlots] = generate(step);
+        }
+        if (step >= 1) {
+          const std::size_t k = step - 1;
+          if (opt_.reduce_volume) addresses_back[k % kSlots].wait();
+          values_sent[k % kSlots].wait();  // round k - 2's copy left the prefetch buffer
+          values_sent[k % kSlots] = assemble_and_send(k);
+        }
+      }
+      for (backend::Queue* q : {address_queue_.get(), lanes_[0].get(), lanes_[1].get()}) {
+        for (const auto& s : q->take_spans()) device_ms[s.name] += s.milliseconds;
+      }
+      Stopwatch between;
+      app_->end_pass(pass);
+      pass_ms += between.elapsed_ms();
     }
     Stopwatch merge;
     last_ = app_->finish_run();
-    const double merge_ms = merge.elapsed_ms();
+    const double merge_ms = merge.elapsed_ms() + pass_ms;
     m.total_ms = clock.elapsed_ms();
     m.phases = {{"addrgen", device_ms["addrgen"]},
                 {"addr_copy", device_ms["addr_copy"]},
@@ -153,12 +190,14 @@ class PipelinePoint final : public workloads::WorkloadPoint {
                 {"compute", device_ms["compute"]},
                 {"copy_out", device_ms["copy_out"]},
                 {"merge", merge_ms}};
-    m.counters["rounds"] = static_cast<double>(chunks_.size());
+    m.counters["rounds"] = static_cast<double>(chunks_.size());  // a pass's
+    m.counters["passes"] = app_->passes();
     m.counters["records_per_round"] = static_cast<double>(per_round_);
     m.counters["pattern_rounds"] = static_cast<double>(run_.pattern_rounds);
     m.counters["raw_rounds"] = static_cast<double>(run_.raw_rounds);
     m.counters["value_bytes"] = static_cast<double>(run_.value_bytes);
     m.counters["address_bytes"] = static_cast<double>(run_.address_bytes);
+    m.counters["record_table_bytes"] = static_cast<double>(run_.table_bytes);
     m.counters["assembly_threads"] = workers_;
     m.counters["volume_fraction"] = ctx_.input_size ? static_cast<double>(run_.value_bytes) /
                                                           static_cast<double>(ctx_.input_size)
@@ -169,7 +208,7 @@ class PipelinePoint final : public workloads::WorkloadPoint {
   Work work() const override {
     Work w = input_work();
     w.items("records", records_)
-        .reads(level::h2d, run_.value_bytes, "copy_in", "h2d_pinned")
+        .reads(level::h2d, run_.value_bytes + run_.table_bytes, "copy_in", "h2d_pinned")
         .writes(level::d2h, app_->copied_out(), "copy_out", app_->copy_out_ceiling());
     if (opt_.reduce_volume) w.writes(level::d2h, run_.address_bytes, "addr_copy", "d2h_pinned");
     return w;
@@ -178,65 +217,101 @@ class PipelinePoint final : public workloads::WorkloadPoint {
  private:
   struct RunTally {
     double assembly_ms = 0;
-    std::uint64_t pattern_rounds = 0, raw_rounds = 0, value_bytes = 0, address_bytes = 0;
+    std::uint64_t pattern_rounds = 0, raw_rounds = 0, value_bytes = 0, address_bytes = 0,
+                  table_bytes = 0;
   };
+
+  // Variable-length records: round k's entries of the record table, copied on
+  // `q` (a "copy_in" span) into `name` for the launches that follow there.
+  void send_records(backend::Queue& q, const std::string& name, const Chunk& c,
+                    MappedArgs& mapped) {
+    RecordTable& recs = app_->records();
+    if (!recs.variable()) return;
+    backend::Buffer& slice = pool_->get(name, recs.slice_bytes(per_round_));
+    q.begin_span("copy_in");
+    q.write_async(slice, 0, recs.host_buffer(), recs.slice_offset(c.first),
+                  recs.slice_bytes(c.count));
+    q.end_span();
+    run_.table_bytes += recs.slice_bytes(c.count);
+    mapped.records = &slice;
+    mapped.record_words = recs.words();
+  }
 
   // Stage 1 for round k on the address queue; the returned event is done
   // once its descriptor (patterns on) or raw list is in host memory.
+  // (Variable-length records: address generation reads the round's entries
+  // of the record table, copied first; the pattern is a record pattern, and
+  // the counts come back with its descriptor.)
   backend::Event generate(std::size_t k) {
     const std::uint32_t s = k % kSlots;
     const Chunk& c = chunks_[k];
-    const std::uint64_t t = launch_threads(c.count);
+    const auto r = static_cast<std::uint32_t>(c.count);
     backend::Queue& q = *address_queue_;
-    backend::Buffer& list = pool_->get("bk.list" + std::to_string(s), t * capacity_ * 8);
-    backend::Buffer& counts = pool_->get("bk.counts" + std::to_string(s), t * 4);
+    backend::Buffer& list = pool_->get("bk.list" + std::to_string(s), per_round_ * capacity_ * 8);
+    backend::Buffer& counts = pool_->get("bk.counts" + std::to_string(s), per_round_ * 4);
     backend::Buffer& descriptor =
         pool_->get("bk.descriptor" + std::to_string(s), descriptor_words(capacity_) * 8);
-    q.begin_span("addrgen");
     MappedArgs mapped;
+    send_records(q, "bk.records.addr", c, mapped);
+    const bool variable = app_->records().variable();
+    q.begin_span("addrgen");
     mapped.list = &list;
     mapped.counts = &counts;
     mapped.capacity = capacity_;
+    mapped.list_threads = r;
     app_->enqueue_addrgen(q, mapped, c);
     if (patterns_) {
-      q.fill_zero(descriptor, 0, 8);
-      q.launch(pattern_kernel_, backend::LaunchShape::cover(c.count, kGroupSize), list, counts,
-               static_cast<std::uint32_t>(c.count), static_cast<std::uint32_t>(t), capacity_,
-               descriptor);
+      const auto shape = backend::LaunchShape::cover(c.count, kGroupSize);
+      q.fill_zero(descriptor, 0, 24);
+      if (variable) {
+        q.launch(longest_kernel_, shape, counts, r, descriptor);
+        q.launch(pattern_kernel_, shape, list, counts, *mapped.records, mapped.record_words, r,
+                 capacity_, descriptor);
+      } else {
+        q.launch(pattern_kernel_, shape, list, counts, r, r, capacity_, descriptor);
+      }
     }
     q.end_span();
     q.begin_span("addr_copy");
     backend::Event done;
     if (patterns_) {
+      if (variable) {  // the record pattern needs each thread's count
+        q.read_async(host_[s].counts.host_buffer(), 0, counts, 0, std::uint64_t{r} * 4);
+        run_.address_bytes += std::uint64_t{r} * 4;
+      }
       done = q.read_async(host_[s].descriptor.host_buffer(), 0, descriptor, 0,
                           descriptor_words(capacity_) * 8);
       run_.address_bytes += descriptor_words(capacity_) * 8;
     } else {
-      done = read_raw(k);
+      done = read_raw(k, true);
     }
     q.end_span();
     return done;
   }
 
-  // The raw address list and counts of round k, copied back on the address queue.
-  backend::Event read_raw(std::size_t k) {
+  // The raw address list (and the counts) of round k, copied back on the
+  // address queue.
+  backend::Event read_raw(std::size_t k, bool with_counts) {
     const std::uint32_t s = k % kSlots;
-    const std::uint64_t t = launch_threads(chunks_[k].count);
+    const std::uint64_t r = chunks_[k].count;
     backend::Queue& q = *address_queue_;
-    q.read_async(host_[s].counts.host_buffer(), 0,
-                 pool_->get("bk.counts" + std::to_string(s), t * 4), 0, t * 4);
-    run_.address_bytes += t * 4 + t * capacity_ * 8;
+    if (with_counts) {
+      q.read_async(host_[s].counts.host_buffer(), 0,
+                   pool_->get("bk.counts" + std::to_string(s), per_round_ * 4), 0, r * 4);
+      run_.address_bytes += r * 4;
+    }
+    run_.address_bytes += r * capacity_ * 8;
     return q.read_async(host_[s].list.host_buffer(), 0,
-                        pool_->get("bk.list" + std::to_string(s), t * capacity_ * 8), 0,
-                        t * capacity_ * 8);
+                        pool_->get("bk.list" + std::to_string(s), per_round_ * capacity_ * 8), 0,
+                        r * capacity_ * 8);
   }
 
   // Stages 2-4 for round k (its addresses are back, its prefetch buffer free).
   backend::Event assemble_and_send(std::size_t k) {
     const std::uint32_t s = k % kSlots;
     const Chunk& c = chunks_[k];
-    const std::uint64_t rb = app_->record_bytes();
-    const std::uint64_t t = launch_threads(c.count);
+    const RecordTable& recs = app_->records();
+    const auto r = static_cast<std::uint32_t>(c.count);
     std::uint8_t* values = host_[s].values.data();
     Stopwatch assembly;
     std::uint64_t bytes = 0;
@@ -245,7 +320,8 @@ class PipelinePoint final : public workloads::WorkloadPoint {
       AddressPattern pattern;
       if (patterns_) {
         pattern = read_descriptor(host_[s].descriptor.data(), capacity_);
-        if (!pattern.holds) read_raw(k).wait();  // the fallback: raw addresses
+        // The fallback: raw addresses (a record pattern's counts are here).
+        if (!pattern.holds) read_raw(k, !recs.variable()).wait();
       }
       const std::uint64_t* list = host_[s].list.data();
       const std::uint32_t* counts = host_[s].counts.data();
@@ -253,34 +329,39 @@ class PipelinePoint final : public workloads::WorkloadPoint {
       if (pattern.holds) {
         ++run_.pattern_rounds;
         for (std::uint64_t e : pattern.first) widths.push_back(entry_width(e));
+        if (recs.variable()) check_counts(counts, c);
       } else {
         ++run_.raw_rounds;
         check_counts(counts, c);
-        widths = widths_of(list, counts, static_cast<std::uint32_t>(c.count),
-                           static_cast<std::uint32_t>(t));
+        widths = widths_of(list, counts, r, r);
       }
-      layout = value_layout(opt_.layout, static_cast<std::uint32_t>(c.count), widths);
-      if (layout.bytes > t * value_bytes_) {
+      layout = value_layout(opt_.layout, r, widths);
+      if (layout.bytes > host_[s].values.size()) {
         throw RunError(fmt::format(
             "bigkernel/{}: a round's values take {} B, more than the {} B a thread the app "
             "declared ({} threads)",
-            opt_.variant, layout.bytes, value_bytes_, t));
+            opt_.variant, layout.bytes, value_bytes_, r));
       }
       bytes = layout.bytes;
+      const std::uint64_t* bases =
+          recs.variable() ? recs.entries() + c.first * recs.words() : nullptr;
       parallel_ranges(c.count, workers_, kThreadsPerWorker, [&](std::uint64_t b, std::uint64_t e) {
         const auto t0 = static_cast<std::uint32_t>(b), t1 = static_cast<std::uint32_t>(e);
-        if (pattern.holds) {
+        if (pattern.holds && bases) {
+          assemble_by_record_pattern(ctx_.input, ctx_.input_size, pattern, layout, bases,
+                                     recs.words(), counts, t0, t1, values);
+        } else if (pattern.holds) {
           assemble_by_pattern(ctx_.input, ctx_.input_size, pattern, layout, t0, t1, values);
         } else {
-          assemble_raw(ctx_.input, ctx_.input_size, list, counts, static_cast<std::uint32_t>(t),
-                       layout, t0, t1, values);
+          assemble_raw(ctx_.input, ctx_.input_size, list, counts, r, layout, t0, t1, values);
         }
       });
     } else {
-      bytes = c.count * rb;
-      const std::uint8_t* from = ctx_.input + c.first * rb;
+      bytes = recs.bytes(c.first, c.count);
+      const std::uint64_t base = recs.begin(c.first);
       parallel_ranges(c.count, workers_, kThreadsPerWorker, [&](std::uint64_t b, std::uint64_t e) {
-        std::memcpy(values + b * rb, from + b * rb, (e - b) * rb);
+        const std::uint64_t from = recs.begin(c.first + b);
+        std::memcpy(values + (from - base), ctx_.input + from, recs.begin(c.first + e) - from);
       });
     }
     run_.assembly_ms += assembly.elapsed_ms();
@@ -288,19 +369,19 @@ class PipelinePoint final : public workloads::WorkloadPoint {
 
     backend::Queue& q = *lanes_[s];
     backend::Buffer& device_values =
-        pool_->get("bk.values" + std::to_string(s), launch_threads(per_round_) * value_bytes_);
+        pool_->get("bk.values" + std::to_string(s), host_[s].values.size());
+    MappedArgs mapped;
+    send_records(q, "bk.records.lane" + std::to_string(s), c, mapped);
     q.begin_span("copy_in");
     backend::Event sent =
         bytes ? q.write_async(device_values, 0, host_[s].values.host_buffer(), 0, bytes)
               : backend::Event();
     q.end_span();
     q.begin_span("compute");
-    MappedArgs mapped;
     mapped.data = &device_values;
-    mapped.capacity = opt_.layout == Layout::coalesced ? static_cast<std::uint32_t>(c.count)
-                                                       : layout.thread_bytes;
+    mapped.capacity = opt_.layout == Layout::coalesced ? r : layout.thread_bytes;
     mapped.layout = static_cast<std::uint32_t>(opt_.layout);
-    mapped.data_base = c.first * rb;
+    mapped.data_base = recs.begin(c.first);
     app_->enqueue(q, opt_.reduce_volume ? Mode::compute : Mode::plain, mapped, s, k, c);
     q.end_span();
     return sent;
@@ -326,7 +407,7 @@ class PipelinePoint final : public workloads::WorkloadPoint {
   std::unique_ptr<backend::Queue> address_queue_;
   std::array<std::unique_ptr<backend::Queue>, kSlots> lanes_;
   std::shared_ptr<backend::Program> pattern_program_;
-  backend::Kernel pattern_kernel_;
+  backend::Kernel pattern_kernel_, longest_kernel_;
   std::vector<HostSlot> host_;  // one per slot
   std::uint64_t records_ = 0, per_round_ = 0;
   std::uint32_t capacity_ = 0, value_bytes_ = 0;

@@ -22,5 +22,13 @@ std::unique_ptr<AppKernel> make_kmeans_particles_kernel();
 std::unique_ptr<AppKernel> make_netflix_kernel();
 std::unique_ptr<AppKernel> make_opinion_finder_kernel();
 std::unique_ptr<AppKernel> make_dna_assembly_kernel();
+std::unique_ptr<AppKernel> make_wc_kernel();
+// mastercard, or with `indexed` mastercard-indexed.
+std::unique_ptr<AppKernel> make_mastercard_kernel(bool indexed);
+
+// The bytes of the longest record of a variable-length table (the most
+// single-byte reads a thread of wc or mastercard makes); a RunError when a
+// thread's address list could not hold them.
+std::uint32_t longest_piece(const RecordTable& records);
 
 }  // namespace harness::bigkernel

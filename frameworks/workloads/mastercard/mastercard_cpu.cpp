@@ -99,7 +99,8 @@ struct IndexedRecord {
 class IndexedRecords {
  public:
   using Record = IndexedRecord;
-  IndexedRecords(const std::uint8_t* data, const MastercardIndex& index, unsigned pieces)
+  IndexedRecords(const std::uint8_t* data, std::span<const MastercardIndexEntry> index,
+                 unsigned pieces)
       : data_(data), index_(index), cuts_(even_cuts(index.size(), pieces)) {}
 
   template <typename Visit>
@@ -112,7 +113,7 @@ class IndexedRecords {
 
  private:
   const std::uint8_t* data_;
-  const MastercardIndex& index_;
+  std::span<const MastercardIndexEntry> index_;
   std::vector<std::size_t> cuts_;
 };
 
@@ -312,7 +313,8 @@ std::unique_ptr<Output> affinity_from_lines(const std::uint8_t* data, std::size_
   return affinity(LineRecords(data, size, threads), merchant, threads);
 }
 
-std::unique_ptr<Output> affinity_from_index(const std::uint8_t* data, const MastercardIndex& index,
+std::unique_ptr<Output> affinity_from_index(const std::uint8_t* data,
+                                            std::span<const MastercardIndexEntry> index,
                                             const std::string& merchant, unsigned threads) {
   return affinity(IndexedRecords(data, index, threads), merchant, threads);
 }

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 
 #include "frameworks/workloads/mastercard/mastercard_index.h"
@@ -20,7 +21,10 @@ namespace harness::workloads::mastercard {
 std::unique_ptr<Output> affinity_from_lines(const std::uint8_t* data, std::size_t size,
                                             const std::string& merchant, unsigned threads);
 
-std::unique_ptr<Output> affinity_from_index(const std::uint8_t* data, const MastercardIndex& index,
+// `index`: the entries of the records to count, in any order (the whole
+// index, or, from BigKernel, those of the transactions by X's customers).
+std::unique_ptr<Output> affinity_from_index(const std::uint8_t* data,
+                                            std::span<const MastercardIndexEntry> index,
                                             const std::string& merchant, unsigned threads);
 
 }  // namespace harness::workloads::mastercard

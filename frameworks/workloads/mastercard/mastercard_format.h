@@ -32,6 +32,9 @@
 
 namespace harness::workloads::mastercard {
 
+// The two workloads' names.
+inline constexpr const char* kApp = "mastercard";
+inline constexpr const char* kIndexedApp = "mastercard-indexed";
 inline constexpr std::uint8_t kSeparator = '|';
 inline constexpr std::size_t kCardDigits = 16;
 inline constexpr std::size_t kMaxMerchantBytes = 32;

@@ -45,7 +45,7 @@ class MastercardAffinity : public Workload {
 
 class Mastercard final : public MastercardAffinity {
  public:
-  std::string name() const override { return "mastercard"; }
+  std::string name() const override { return mastercard::kApp; }
   std::string description() const override {
     return "MasterCard Affinity: for the cards that bought at merchant X, the visits and distinct "
            "cards of every merchant they bought at; records scanned for their fields";
@@ -75,7 +75,7 @@ class Mastercard final : public MastercardAffinity {
 
 class MastercardIndexed final : public MastercardAffinity {
  public:
-  std::string name() const override { return "mastercard-indexed"; }
+  std::string name() const override { return mastercard::kIndexedApp; }
   std::string description() const override {
     return "MasterCard Affinity (indexed): as mastercard, the card and merchant fields read "
            "through an index of their offsets (not mapped; built from the input, untimed)";
