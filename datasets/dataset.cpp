@@ -16,12 +16,14 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <streambuf>
 #include <vector>
 
 #include "datasets/dna_fragments.h"
 #include "datasets/geo_articles.h"
 #include "datasets/html_zipf.h"
+#include "datasets/kv_pairs.h"
 #include "datasets/netflix_pairs.h"
 #include "datasets/npy_generators.h"
 #include "datasets/particles.h"
@@ -48,6 +50,7 @@ const std::vector<const Generator*>& generators() {
         &weblog_generator(),        &strops_generator(),           &transactions_generator(),
         &particles_generator(),     &netflix_pairs_generator(),    &tweets_generator(),
         &dna_fragments_generator(), &patent_citations_generator(), &geo_articles_generator(),
+        &kv_pairs_generator(),
     };
     std::sort(list.begin(), list.end(),
               [](const Generator* a, const Generator* b) { return a->name() < b->name(); });
@@ -63,6 +66,29 @@ const Generator& find_generator(const std::string& name) {
     known += (known.empty() ? "" : ", ") + g->name();
   }
   throw UsageError(fmt::format("unknown dataset '{}' (known: {})", name, known));
+}
+
+std::unique_ptr<Generator> Generator::with_params(const Params&) const {
+  throw std::logic_error("dataset '" + name() + "' has no parameters");
+}
+
+Params dataset_params(const Generator& generator, const Params& given) {
+  const ParamDecls decls = generator.params();
+  for (const auto& [name, value] : given) {
+    if (find_param(decls, name)) continue;
+    std::string known;
+    for (const ParamDecl& d : decls) known += (known.empty() ? "" : ", ") + d.name;
+    throw UsageError(fmt::format("dataset '{}' has no parameter '{}' ({})", generator.name(), name,
+                                 known.empty() ? "it has none" : "its parameters: " + known));
+  }
+  return resolve_params(decls, given);
+}
+
+std::shared_ptr<const Generator> generator_for(const DatasetSpec& spec) {
+  const Generator& named = find_generator(spec.generator);
+  const Params params = dataset_params(named, spec.params);
+  if (params.empty()) return std::shared_ptr<const Generator>(&named, [](const Generator*) {});
+  return named.with_params(params);
 }
 
 // ---------------------------------------------------------------- sizes
@@ -202,8 +228,11 @@ std::string default_cache_dir() {
 
 std::string dataset_file_name(const DatasetSpec& spec) {
   const Generator& generator = find_generator(spec.generator);
-  return fmt::format("{}-v{}-seed{}-{}.{}", generator.name(), generator.version(), spec.seed,
-                     format_size(spec.size_bytes), generator.extension());
+  std::string params;
+  for (const auto& [name, value] : dataset_params(generator, spec.params))
+    params += fmt::format("-{}={}", name, value);
+  return fmt::format("{}-v{}{}-seed{}-{}.{}", generator.name(), generator.version(), params,
+                     spec.seed, format_size(spec.size_bytes), generator.extension());
 }
 
 namespace {
@@ -318,7 +347,8 @@ std::optional<std::string> verified_checksum(const std::string& path, const std:
 }  // namespace
 
 DatasetFile materialize(const DatasetSpec& spec, const std::string& cache_dir) {
-  const Generator& generator = find_generator(spec.generator);
+  const std::shared_ptr<const Generator> made = generator_for(spec);
+  const Generator& generator = *made;
   if (cache_dir.empty()) throw UsageError("the dataset cache folder is empty");
   std::error_code ec;
   fs::create_directories(cache_dir, ec);
@@ -335,6 +365,7 @@ DatasetFile materialize(const DatasetSpec& spec, const std::string& cache_dir) {
   file.generator = generator.name();
   file.size_bytes = generator.output_bytes(spec.size_bytes);
   file.seed = spec.seed;
+  file.params = dataset_params(generator, spec.params);
   if (std::optional<std::string> cached = verified_checksum(path, sidecar, file.size_bytes)) {
     file.checksum = *cached;
     file.from_cache = true;

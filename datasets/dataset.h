@@ -1,14 +1,17 @@
 // Datasets: deterministic, seeded generators and loaders for users' own files,
 // cached on disk with an xxh64 checksum. A dataset is named by (generator,
-// size, seed); the same triple gives the same bytes on every machine.
+// size, seed) and, for a generator with parameters, their values; the same
+// name gives the same bytes on every machine.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "harness/core/params.h"
 #include "harness/core/sizes.h"
 
 namespace harness::datasets {
@@ -17,6 +20,9 @@ struct DatasetSpec {
   std::string generator;  // registered generator name, e.g. "text-zipf"
   std::uint64_t size_bytes = 0;
   std::uint64_t seed = 42;
+  // The generator's parameters (Generator::params) given; the others take
+  // their defaults.
+  Params params = {};
 };
 
 struct DatasetFile {
@@ -24,6 +30,9 @@ struct DatasetFile {
   std::string generator;         // empty for a user's file
   std::uint64_t size_bytes = 0;  // of the file (Generator::output_bytes of the requested size)
   std::uint64_t seed = 0;
+  // Every parameter of the generator, defaults included (empty for a user's
+  // file and for generators without parameters).
+  Params params = {};
   std::string checksum;     // "xxh64:<16 hex digits>" of the file's bytes
   bool from_cache = false;  // true when an existing, verified file was reused
   double generate_seconds = 0;
@@ -45,17 +54,34 @@ class Generator {
   // on every platform and thread count. Stops early if out goes bad; the
   // caller checks the stream.
   virtual void generate(std::uint64_t size_bytes, std::uint64_t seed, std::ostream& out) const = 0;
+  // The parameters of the data (record sizes, duplicates ...), given per
+  // dataset (a spec's dataset_params or axes, `harness run --dataset-param`)
+  // and part of the file's name. Most generators have none.
+  virtual ParamDecls params() const { return {}; }
+  // The generator of the data `params` describe (every parameter of
+  // params(), checked: dataset_params' answer); this instance makes the data
+  // of the defaults. Called only for generators with parameters (the default
+  // throws std::logic_error).
+  virtual std::unique_ptr<Generator> with_params(const Params& params) const;
 };
 
 const std::vector<const Generator*>& generators();  // all registered, sorted by name
 // Throws UsageError("unknown dataset 'x' (known: a, b)").
 const Generator& find_generator(const std::string& name);
+// `given` checked against the generator's params() and completed with the
+// defaults: UsageError naming a parameter it does not have (and those it
+// has) or a value its declaration does not take.
+Params dataset_params(const Generator& generator, const Params& given);
+// The generator of `spec`: its name's, with its parameters when it has any.
+std::shared_ptr<const Generator> generator_for(const DatasetSpec& spec);
 
 // $HARNESS_DATA_DIR if set, else $XDG_CACHE_HOME/gpu-bigdata-harness/datasets,
 // else ~/.cache/gpu-bigdata-harness/datasets (empty variables count as unset).
 std::string default_cache_dir();
 
-// "<generator>-v<version>-seed<seed>-<format_size(size)>.<extension>"
+// "<generator>-v<version>-seed<seed>-<format_size(size)>.<extension>", with
+// "-<name>=<value>" for each parameter (dataset_params, by name) before
+// "-seed" for a generator with parameters.
 std::string dataset_file_name(const DatasetSpec& spec);
 
 // Generates the file into cache_dir (creating it), or reuses it when present

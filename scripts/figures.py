@@ -85,6 +85,8 @@ def data_text(spec: dict) -> str:
     if spec.get("dataset") == "none":
         return "no input (the points make their own data)"
     text = f"`{spec.get('dataset')}` at {per_preset(spec.get('sizes') or {})}"
+    for name, values in (spec.get("dataset_params") or {}).items():
+        text += f"; its `{name}` at those sizes: {per_preset(values)}"
     for app, ad in (spec.get("app_datasets") or {}).items():
         text += f"; {app}: `{ad.get('dataset')}` at {per_preset(ad.get('sizes') or {})}"
     return text

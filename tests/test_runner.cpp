@@ -334,6 +334,92 @@ TEST_F(RunnerTest, AppParametersAreGivenLikeAVariantsAndCanBeSwept) {
   EXPECT_THROW(run_single(sp), UsageError);
 }
 
+// A dataset with parameters (kv-pairs): an axis that names one gives each
+// value its own input, "dataset_params" ties another to the sizes; the points
+// are keyed by the axis and record every parameter of their input.
+std::string kv_spec(const std::string& more) {
+  return R"({"id": "test.kv", "title": "t", "seed": "-", "claim": "-", "verdict_rule": "-",
+    "verdict": {"kind": "all_valid"}, "dataset": "kv-pairs",
+    "runs": [{"framework": "test", "variants": ["counting"], "apps": ["wordcount"]}],
+    "sizes": {"ci": ["1KiB", "2KiB"], "gpu": ["1KiB"], "paper": ["1KiB"]},
+    "reps": {"ci": 1, "gpu": 1, "paper": 1})" +
+         more + "}";
+}
+
+TEST_F(RunnerTest, DatasetParametersComeFromAxesAndTheSizes) {
+  Experiment e = parse_experiment(kv_spec(R"(, "axes": {"key_bytes": [4, 8]},
+                 "dataset_params": {"duplicates": {"ci": [3, 7], "gpu": [3], "paper": [3]}})"),
+                                  "inline");
+  ASSERT_EQ(e.axes.size(), 1u);
+  EXPECT_TRUE(e.axes[0].of_dataset);
+  EXPECT_EQ(e.dataset_params.at("duplicates").at("ci"), (std::vector<std::string>{"3", "7"}));
+  EXPECT_EQ(e.dataset_params.at("duplicates").at("full"), (std::vector<std::string>{"3"}));
+  RunOptions o;
+  o.out_path = dir_ / "kv.json";
+  o.data_dir = dir_ / "data";
+  EXPECT_EQ(run_experiment(e, o).ok, 4);
+  const nlohmann::json doc = read(o.out_path);
+  std::set<std::string> keys, checksums;
+  for (const auto& p : doc["points"]) {
+    keys.insert(p["key"].get<std::string>());
+    checksums.insert(p["dataset"]["checksum"].get<std::string>());
+    const nlohmann::json& params = p["dataset"]["params"];
+    EXPECT_EQ(params["key_bytes"], p["axes"]["key_bytes"]);
+    EXPECT_EQ(params["duplicates"], p["dataset"]["label"] == "1KiB" ? "3" : "7");
+    EXPECT_EQ(params["value_bytes"], "16");  // a default
+    EXPECT_FALSE(p["params"].contains("key_bytes")) << "not a parameter of the point";
+  }
+  EXPECT_EQ(checksums.size(), 4u);
+  EXPECT_TRUE(keys.count("test/counting/wordcount/cpu:0/kv-pairs/2KiB/key_bytes=8"));
+  EXPECT_TRUE(fs::exists(dir_ / "data" /
+                         "kv-pairs-v1-duplicates=7-key_bytes=8-value_bytes=16-seed42-2KiB.bin"));
+  // A single run takes the dataset's parameters on their own.
+  SinglePoint sp;
+  sp.framework = "test";
+  sp.variant = "counting";
+  sp.app = "wordcount";
+  sp.dataset = "kv-pairs";
+  sp.size = "1KiB";
+  sp.data_dir = dir_ / "data";
+  sp.dataset_params = {{"value_bytes", "8"}};
+  EXPECT_EQ(run_single(sp).ok, 1);
+  EXPECT_TRUE(fs::exists(dir_ / "data" /
+                         "kv-pairs-v1-duplicates=2-key_bytes=16-value_bytes=8-seed42-1KiB.bin"));
+  sp.dataset_params = {{"nope", "8"}};
+  EXPECT_THROW(run_single(sp), UsageError);
+  sp.dataset_params = {{"value_bytes", "6"}};  // not a multiple of 4
+  EXPECT_THROW(run_single(sp), UsageError);
+  sp.dataset = "";
+  sp.input_path = (dir_ / "kv.json").string();
+  sp.dataset_params = {{"value_bytes", "8"}};
+  EXPECT_THROW(run_single(sp), UsageError);
+}
+
+TEST_F(RunnerTest, DatasetParametersAreChecked) {
+  for (
+      const char* bad :
+      {R"(, "axes": {"key_bytes": [4, 6]})",  // not a multiple of 4
+       R"(, "axes": {"key_bytes": [4, 2048]})", R"(, "dataset_params": {"nope": 2})",
+       R"(, "dataset_params": {"duplicates": {"ci": [2], "gpu": [2], "paper": [2]}})",  // 2 sizes
+       R"(, "dataset_params": {"duplicates": {"ci": [2, 3], "gpu": [2]}})",
+       R"(, "dataset_params": {"duplicates": {"ci": [2, 3], "gpu": [2], "paper": [2], "big": [1]}})",
+       R"(, "dataset_params": {"duplicates": 0})",
+       R"(, "axes": {"duplicates": [2]}, "dataset_params": {"duplicates": 2})"}) {
+    EXPECT_THROW(parse_experiment(kv_spec(bad), "x"), UsageError) << bad;
+  }
+  // One value for every size; a dataset without parameters takes none.
+  EXPECT_EQ(parse_experiment(kv_spec(R"(, "dataset_params": {"duplicates": 4})"), "x")
+                .dataset_params.at("duplicates")
+                .at("ci"),
+            (std::vector<std::string>{"4", "4"}));
+  const std::string runs =
+      R"("runs": [{"framework": "test", "variants": ["counting"], "apps": ["wordcount"]}], )";
+  EXPECT_THROW(parse_experiment(spec_with(runs + R"("dataset_params": {"key_bytes": 4})"), "x"),
+               UsageError);
+  EXPECT_THROW(parse_experiment(spec_with(runs + R"("axes": {"key_bytes": [4]})"), "x"),
+               UsageError);
+}
+
 TEST_F(RunnerTest, AxesAreChecked) {
   const std::string runs =
       R"("runs": [{"framework": "test", "variants": ["counting"], "apps": ["wordcount"]}], )";

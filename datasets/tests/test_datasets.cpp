@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -273,6 +274,49 @@ TEST(Registry, FileNameHasGeneratorVersionSeedAndSize) {
   EXPECT_EQ(dataset_file_name({"text-zipf", 4 * kMiB, 42}), "text-zipf-v1-seed42-4MiB.txt");
   EXPECT_EQ(dataset_file_name({"text-zipf", 1000, 7}), "text-zipf-v1-seed7-1KB.txt");
   EXPECT_THROW(dataset_file_name({"nope", 1, 1}), UsageError);
+}
+
+TEST(Registry, ParametersAreCheckedCompletedAndNamedInTheFile) {
+  const Generator& kv = find_generator("kv-pairs");
+  EXPECT_EQ(dataset_params(kv, {}),
+            (Params{{"duplicates", "2"}, {"key_bytes", "16"}, {"value_bytes", "16"}}));
+  EXPECT_EQ(dataset_params(kv, {{"key_bytes", "64"}}).at("key_bytes"), "64");
+  EXPECT_EQ(dataset_file_name({"kv-pairs", 4 * kMiB, 42, {{"value_bytes", "4"}}}),
+            "kv-pairs-v1-duplicates=2-key_bytes=16-value_bytes=4-seed42-4MiB.bin");
+  try {
+    dataset_params(kv, {{"keys", "4"}});
+    ADD_FAILURE() << "no UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "dataset 'kv-pairs' has no parameter 'keys' (its parameters: key_bytes, "
+              "value_bytes, duplicates)");
+  }
+  EXPECT_THROW(dataset_params(kv, {{"key_bytes", "2048"}}), UsageError);  // out of range
+  EXPECT_THROW(generator_for({"kv-pairs", 1, 1, {{"key_bytes", "6"}}}), UsageError);
+  // A generator without parameters takes none, and its file name has none.
+  EXPECT_THROW(dataset_params(find_generator("text-zipf"), {{"key_bytes", "4"}}), UsageError);
+  EXPECT_EQ(generator_for({"text-zipf", 1, 1}).get(), &find_generator("text-zipf"));
+  EXPECT_THROW(find_generator("text-zipf").with_params({}), std::logic_error);
+}
+
+TEST(Cache, ParametersPickTheirOwnFile) {
+  TempDir dir;
+  const std::string cache = dir.path().string();
+  const DatasetFile small = materialize({"kv-pairs", 4096, 7, {{"key_bytes", "4"}}}, cache);
+  EXPECT_EQ(fs::path(small.path).filename(),
+            "kv-pairs-v1-duplicates=2-key_bytes=4-value_bytes=16-seed7-4KiB.bin");
+  EXPECT_EQ(small.params.at("key_bytes"), "4");
+  EXPECT_EQ(small.params.at("duplicates"), "2");
+  EXPECT_EQ(small.size_bytes, 16 + (4096 - 16) / 20 * 20u);
+  EXPECT_EQ(fs::file_size(small.path), small.size_bytes);
+  const DatasetFile large = materialize({"kv-pairs", 4096, 7, {{"key_bytes", "64"}}}, cache);
+  EXPECT_NE(large.path, small.path);
+  EXPECT_NE(large.checksum, small.checksum);
+  EXPECT_TRUE(materialize({"kv-pairs", 4096, 7, {{"key_bytes", "4"}}}, cache).from_cache);
+  // Defaults given or left out name the same file.
+  EXPECT_EQ(materialize({"kv-pairs", 4096, 7, {{"duplicates", "2"}}}, cache).path,
+            materialize({"kv-pairs", 4096, 7}, cache).path);
+  EXPECT_TRUE(materialize({"text-zipf", 1000, 7}, cache).params.empty());
 }
 
 // ---------------------------------------------------------------- text-zipf

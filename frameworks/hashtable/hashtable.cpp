@@ -134,18 +134,18 @@ void register_family() {
       "link, so one iteration inserts every record and no heap is copied; bucket arrays, locks "
       "and page metadata in GPU memory; the table walked on the CPU where it was built. ";
   register_organization(
-      Organization::basic, Heap::device, {"patent-citation", "geo-location"},
+      Organization::basic, Heap::device, {"patent-citation", "geo-location", "kv-pairs"},
       "The thesis' SePo hash table, basic organization: every pair its own entry, pushed at "
       "the bucket head by CAS (lock-free), an iteration halted once halt_percent of the bucket "
       "groups postpone; " +
           common + "; equal keys grouped by the host's walk");
   register_organization(
-      Organization::multi_valued, Heap::device, {"patent-citation", "geo-location"},
+      Organization::multi_valued, Heap::device, {"patent-citation", "geo-location", "kv-pairs"},
       "The thesis' SePo hash table, multi-valued organization: a key entry per key with its "
       "list of values, keys and values on separate pages, a bucket lock and an entry lock; " +
           common + "; key pages holding a key still waiting for values stay on the GPU");
   register_organization(
-      Organization::combining, Heap::device, {"netflix", "dna-assembly"},
+      Organization::combining, Heap::device, {"netflix", "dna-assembly", "kv-pairs"},
       "The thesis' SePo hash table, combining organization: a key's values combined by the "
       "app's callback under the bucket lock; " +
           common);

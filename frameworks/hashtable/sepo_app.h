@@ -1,7 +1,8 @@
 // What an app gives the SePo hash table: its kernel file (the pair a record
 // makes, kernels/sepo_table.clh's ht_app_pair), how its records are found,
 // the largest pair they make, and its answer from the final table walked on
-// the CPU. One file per app in apps/ (the grouping apps share one).
+// the CPU. One file per app in apps/ (the grouping apps share one, and the
+// walk of grouped_app.h with kv-pairs).
 #pragma once
 
 #include <cstddef>
@@ -51,5 +52,6 @@ const SepoApp& netflix_app();
 const SepoApp& dna_assembly_app();
 const SepoApp& patent_citation_app();
 const SepoApp& geo_location_app();
+const SepoApp& kv_pairs_app();
 
 }  // namespace harness::hashtable

@@ -35,8 +35,8 @@ constexpr std::uint32_t kGroupSize = 256;
 constexpr std::uint64_t kMaxHeapBytes = std::uint64_t{32} << 30;
 
 const SepoApp& app_for(const std::string& app) {
-  for (const SepoApp* a :
-       {&netflix_app(), &dna_assembly_app(), &patent_citation_app(), &geo_location_app()})
+  for (const SepoApp* a : {&netflix_app(), &dna_assembly_app(), &patent_citation_app(),
+                           &geo_location_app(), &kv_pairs_app()})
     if (a->name() == app) return *a;
   throw UsageError("hashtable: no SePo binding for the app " + app);
 }
@@ -431,7 +431,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
 
   Work work() const override {
     Work w = input_work();
-    w.items("records", records_)
+    w.items("records", records_, "insert")
         .reads(level::h2d, ctx_.input_size, "copy_in", "h2d_pageable")
         .reads(level::dram, ctx_.input_size, "insert");
     if (pinned_)  // the entries, written over the link as they are inserted

@@ -16,5 +16,6 @@ const Workload& wc_workload();
 const Workload& grep_workload();
 const Workload& patent_citation_workload();
 const Workload& geo_location_workload();
+const Workload& kv_pairs_workload();
 
 }  // namespace harness::workloads

@@ -4,12 +4,18 @@
 
 namespace harness::workloads::group_by_key {
 
+void add_group(TableOutput& table, std::string_view key, std::span<const std::int64_t> values,
+               bool value_sums) {
+  std::uint32_t sum = 0;
+  if (value_sums)
+    for (const std::int64_t v : values) sum += static_cast<std::uint32_t>(v);
+  const std::int64_t columns[2] = {static_cast<std::int64_t>(values.size()), sum};
+  table.add(key, {columns, value_sums ? 2u : 1u}, {}, values);
+}
+
 TableOutput table_of_groups(const std::map<std::string, std::vector<std::int64_t>>& groups) {
   TableOutput table(1, 0, true);
-  for (const auto& [key, values] : groups) {
-    const auto count = static_cast<std::int64_t>(values.size());
-    table.add(key, {&count, 1}, {}, values);
-  }
+  for (const auto& [key, values] : groups) add_group(table, key, values, false);
   table.finish();
   return table;
 }

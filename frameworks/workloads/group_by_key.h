@@ -3,8 +3,10 @@
 // -> citing patents) and Geo Location (location -> article ids) share it.
 //
 // Both answers are a TableOutput of one integer column (the number of values)
-// and a list (the values, ascending): table_of_groups() builds it from a
-// plain map for the references; group_in_parallel() is the CPU-MT grouping:
+// and a list (the values, ascending); kv-pairs adds a second column, the sum
+// of the values modulo 2^32 (KeyOps::kValueSums). table_of_groups() builds it
+// from a plain map for the references; group_in_parallel() is the CPU-MT
+// grouping:
 //  1. each thread scans its own piece of the input. Every record goes to the
 //     partition of its key (a range of the key's hash), in record order; with
 //     a thread-local table (KeyOps::kThreadLocalTable) the thread numbers its
@@ -24,6 +26,8 @@
 //   std::uint64_t hash(const Key&) const;     // all 64 bits well mixed
 //   bool equal(const Key&, const Key&) const;
 //   std::string_view text(const Key&) const;  // the key's bytes in the answer
+//                                             // (or a std::string)
+//   static constexpr bool kValueSums;         // optional (false): the sums column
 // A thread-local table suits keys that point into the input (comparing them
 // later would read the input again, at random) and few distinct keys;
 // carrying the key suits small self-contained keys with many distinct
@@ -40,6 +44,7 @@
 #include <map>
 #include <memory>
 #include <ostream>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -98,8 +103,23 @@ inline bool same_bytes(const std::uint8_t* a, const std::uint8_t* b, std::size_t
   return load64(a + length - 8) == load64(b + length - 8);
 }
 
+// Adds a key's row: the number of its values, with `value_sums` their sum
+// modulo 2^32 (`key<TAB>count<TAB>sum<TAB>id,id,...`), and the values
+// (32-bit ids).
+void add_group(TableOutput& table, std::string_view key, std::span<const std::int64_t> values,
+               bool value_sums);
+
 // The answer's shape: rows `key<TAB>count<TAB>id,id,...`.
 TableOutput table_of_groups(const std::map<std::string, std::vector<std::int64_t>>& groups);
+
+// Whether KeyOps asks for the sums column (KeyOps::kValueSums; absent: no).
+template <class KeyOps>
+constexpr bool value_sums() {
+  if constexpr (requires { KeyOps::kValueSums; })
+    return KeyOps::kValueSums;
+  else
+    return false;
+}
 
 // How many partitions the merge has: several per thread, so that a partition
 // holding a very frequent key does not hold the others up, and about one per
@@ -328,14 +348,14 @@ class GroupedOutput final : public Output {
       rows += part.keys.size();
       for (const Key& k : part.keys) key_bytes += ops_.text(k).size();
     }
-    table_ = std::make_unique<TableOutput>(1, 0, true);
+    constexpr bool sums = value_sums<KeyOps>();
+    table_ = std::make_unique<TableOutput>(sums ? 2 : 1, 0, true);
     table_->reserve(rows, key_bytes);
     std::vector<std::int64_t> ids;
     for (const Partition& part : partitions_) {
       for (std::size_t k = 0; k < part.keys.size(); ++k) {
         ids.assign(part.values.get() + part.offsets[k], part.values.get() + part.offsets[k + 1]);
-        const std::int64_t count = static_cast<std::int64_t>(ids.size());
-        table_->add(ops_.text(part.keys[k]), {&count, 1}, {}, ids);
+        add_group(*table_, ops_.text(part.keys[k]), ids, sums);
       }
     }
     table_->finish();

@@ -108,8 +108,13 @@ int cmd_list(const std::vector<std::string>& argv) {
     }
   }
   std::cout << "datasets:\n";
-  for (const auto* g : datasets::generators())
+  for (const auto* g : datasets::generators()) {
     std::cout << fmt::format("  {:<12} {}\n", g->name(), g->description());
+    if (!g->params().empty()) {
+      std::cout << "      params (name, type, default, range, what; --dataset-param):\n";
+      print_params(g->params());
+    }
+  }
   std::cout << "experiments:\n";
   for (const auto& e : embedded_experiments())
     std::cout << fmt::format("  {:<24} {}\n", e.id, e.title);
@@ -152,13 +157,15 @@ int cmd_run(const std::vector<std::string>& argv) {
   Args a(argv,
          {"experiment", "backend", "device", "preset", "reps", "out", "data-dir", "framework",
           "variant", "app", "input", "dataset", "size", "dump-output", "gpu-memory-budget"},
-         {"no-ceilings"}, {"param"});
+         {"no-ceilings"}, {"param", "dataset-param"});
   if (!a.positional().empty()) throw UsageError("unexpected argument '" + a.positional()[0] + "'");
   if (auto id = a.get("experiment")) {
     for (const char* o :
          {"framework", "variant", "app", "input", "dataset", "size", "dump-output"}) {
       if (a.get(o)) throw UsageError(std::string("--") + o + " does not go with --experiment");
     }
+    if (!a.all("dataset-param").empty())
+      throw UsageError("--dataset-param does not go with --experiment");
     Experiment e = find_experiment(*id);
     RunOptions o;
     o.preset = a.get_or("preset", "ci");
@@ -188,11 +195,14 @@ int cmd_run(const std::vector<std::string>& argv) {
   if (!sp.input_path.empty() && !sp.dataset.empty())
     throw UsageError("give either --input FILE or --dataset D --size S, not both");
   if (!sp.dataset.empty() && sp.size.empty()) throw UsageError("--dataset needs --size");
-  for (const auto& kv : a.all("param")) {
-    auto eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw UsageError("--param needs KEY=VALUE, not '" + kv + "'");
-    sp.params[kv.substr(0, eq)] = kv.substr(eq + 1);
+  for (const char* option : {"param", "dataset-param"}) {
+    for (const auto& kv : a.all(option)) {
+      auto eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0)
+        throw UsageError(fmt::format("--{} needs KEY=VALUE, not '{}'", option, kv));
+      (option == std::string("param") ? sp.params : sp.dataset_params)[kv.substr(0, eq)] =
+          kv.substr(eq + 1);
+    }
   }
   sp.dump_output = a.get_or("dump-output", "");
   sp.out_path = a.get_or("out", "");

@@ -21,7 +21,7 @@ commands:
                                        ends with the verdict of the experiment's claim
   run --framework F [--variant V] --app A [--input FILE | --dataset D --size S]
       --backend B [--device N] [--reps N] [--param K=V]... [--dump-output OUT.tsv] [--out FILE]
-      [--gpu-memory-budget SIZE]
+      [--gpu-memory-budget SIZE] [--dataset-param K=V]... (the generator's, `harness list`)
   new-spec [--id ID] [--framework F] [--variants V1,V2] [--app A] [--out SPEC.json]
                                        a minimal experiment spec with every required field
   compare A.json B.json [--metric total_ms|PHASE]

@@ -74,6 +74,17 @@ std::string param_text(const json& v, const std::string& where) {
   throw UsageError(where + ": axis values must be strings, numbers or booleans");
 }
 
+// `value` of the dataset parameter `name`: its declaration's rules, then the
+// generator's own (kv-pairs' sizes are multiples of 4).
+void check_dataset_value(const datasets::Generator& g, const std::string& name,
+                         const std::string& value, const std::string& where) {
+  try {
+    g.with_params(datasets::dataset_params(g, {{name, value}}));
+  } catch (const UsageError& bad) {
+    throw UsageError(where + ": " + bad.what());
+  }
+}
+
 long long integer(const json& v, const std::string& where) {
   if (!v.is_number_integer()) throw UsageError(where + " must list integers");
   return v.get<long long>();
@@ -205,6 +216,109 @@ void check_required_fields(const json& j, const std::string& origin) {
                    "apps; `harness new-spec` writes a minimal one)");
 }
 
+// The spec's "axes", each a parameter of the runs' variants or apps, or of
+// the generator of an input (the dataset's, an app's own: Axis::of_dataset);
+// every value of every preset checked before anything runs.
+std::vector<Axis> parse_axes(const json& j, const Experiment& e, const std::string& origin) {
+  std::vector<Axis> axes;
+  if (!j.contains("axes")) return axes;
+  const Registry& reg = Registry::instance();
+  std::vector<const datasets::Generator*> generators;
+  if (e.dataset != kNoInput) generators.push_back(&datasets::find_generator(e.dataset));
+  for (const auto& [app, ad] : e.app_datasets)
+    generators.push_back(&datasets::find_generator(ad.dataset));
+  for (const auto& [name, v] : require(j, "axes", json::value_t::object, origin).items()) {
+    if (name == "size")
+      throw UsageError(origin + ": axes.size: dataset sizes are given by 'sizes' per preset");
+    Axis axis = parse_axis(name, v, origin);
+    bool someone_has_it = false;
+    for (const auto& run : e.runs) {
+      if (run.params.count(name))
+        throw UsageError(origin + ": '" + name +
+                         "' is both an axis and a fixed parameter of a run");
+      for (const auto& vname : run.variants) {
+        for (const auto& app : run.apps) {
+          const ParamDecl* d =
+              find_point_param(reg.find_variant(run.framework, vname), reg.find_app(app), name);
+          if (!d) continue;
+          someone_has_it = true;
+          for (const auto& [preset_name, values] : axis.values) {
+            for (const auto& value : values) {
+              try {
+                check_param(*d, value);
+              } catch (const UsageError& bad) {
+                throw UsageError(origin + ": axis '" + name + "' (" + preset_name + ", " +
+                                 run.framework + "/" + vname + "): " + bad.what());
+              }
+            }
+          }
+        }
+      }
+    }
+    for (const datasets::Generator* g : generators) {
+      if (!find_param(g->params(), name)) continue;
+      if (someone_has_it)
+        throw UsageError(origin + ": axis '" + name + "' names both a parameter of a point and " +
+                         "one of the dataset " + g->name());
+      axis.of_dataset = true;
+      for (const auto& [preset_name, values] : axis.values) {
+        for (const auto& value : values)
+          check_dataset_value(*g, name, value,
+                              origin + ": axis '" + name + "' (" + preset_name + ")");
+      }
+    }
+    if (!someone_has_it && !axis.of_dataset)
+      throw UsageError(origin + ": axis '" + name +
+                       "' is a parameter of no variant, app or dataset in 'runs'");
+    axes.push_back(std::move(axis));
+  }
+  return axes;
+}
+
+// The spec's "dataset_params": parameters of the dataset's generator, a
+// value per size of each preset (or one value for all), into e.dataset_params.
+void parse_dataset_params(const json& j, Experiment& e, const std::string& origin) {
+  if (!j.contains("dataset_params")) return;
+  const std::string where = origin + ": dataset_params";
+  if (e.dataset == kNoInput) throw UsageError(where + ": the experiment has no dataset");
+  const datasets::Generator& g = datasets::find_generator(e.dataset);
+  for (const auto& [name, v] :
+       require(j, "dataset_params", json::value_t::object, origin).items()) {
+    const std::string at = where + "." + name;
+    if (!find_param(g.params(), name))
+      throw UsageError(at + ": the dataset " + g.name() + " has no such parameter" +
+                       (g.params().empty() ? std::string(" (it has none)") : ""));
+    for (const Axis& axis : e.axes) {
+      if (axis.name == name) throw UsageError(at + ": '" + name + "' is also an axis");
+    }
+    auto& by_preset = e.dataset_params[name];
+    for (const auto& [preset, labels] : e.sizes) {
+      if (!v.is_object()) {
+        by_preset[preset].assign(labels.size(), param_text(v, at));
+        continue;
+      }
+      // The full preset takes the gpu preset's values when the spec names
+      // none for it (its sizes default to the gpu preset's too).
+      const std::string from = v.contains(preset) || preset != kFull ? preset : "gpu";
+      if (!v.contains(from)) throw UsageError(at + " names no values for preset " + preset);
+      const json& list = v.at(from);
+      if (!list.is_array() || list.size() != labels.size())
+        throw UsageError(at + "." + from + " must list one value per size of sizes." + preset +
+                         " (" + std::to_string(labels.size()) + ")");
+      for (const auto& x : list) by_preset[preset].push_back(param_text(x, at));
+    }
+    if (v.is_object()) {
+      for (const auto& [k, _] : v.items()) {
+        if (!e.sizes.count(k)) throw UsageError(at + ": unknown preset '" + k + "'");
+      }
+    }
+    for (const auto& [preset, values] : by_preset) {
+      for (const auto& value : values)
+        check_dataset_value(g, name, value, at + " (" + preset + ")");
+    }
+  }
+}
+
 }  // namespace
 
 MeasurementPolicy Experiment::policy_for(const std::string& preset,
@@ -280,42 +394,6 @@ Experiment parse_experiment(const std::string& text, const std::string& origin) 
   }
   if (e.runs.empty()) throw UsageError(origin + ": 'runs' is empty");
 
-  if (j.contains("axes")) {
-    for (const auto& [name, v] : require(j, "axes", json::value_t::object, origin).items()) {
-      if (name == "size")
-        throw UsageError(origin + ": axes.size: dataset sizes are given by 'sizes' per preset");
-      Axis axis = parse_axis(name, v, origin);
-      bool someone_has_it = false;
-      for (const auto& run : e.runs) {
-        if (run.params.count(name))
-          throw UsageError(origin + ": '" + name +
-                           "' is both an axis and a fixed parameter of a run");
-        for (const auto& vname : run.variants) {
-          for (const auto& app : run.apps) {
-            const ParamDecl* d =
-                find_point_param(reg.find_variant(run.framework, vname), reg.find_app(app), name);
-            if (!d) continue;
-            someone_has_it = true;
-            // Every value of every preset, before anything runs.
-            for (const auto& [preset_name, values] : axis.values) {
-              for (const auto& value : values) {
-                try {
-                  check_param(*d, value);
-                } catch (const UsageError& bad) {
-                  throw UsageError(origin + ": axis '" + name + "' (" + preset_name + ", " +
-                                   run.framework + "/" + vname + "): " + bad.what());
-                }
-              }
-            }
-          }
-        }
-      }
-      if (!someone_has_it)
-        throw UsageError(origin + ": axis '" + name +
-                         "' is a parameter of no variant or app in 'runs'");
-      e.axes.push_back(std::move(axis));
-    }
-  }
   if (j.contains("measurement"))
     e.measurement =
         parse_measurement(require(j, "measurement", json::value_t::object, origin), origin);
@@ -386,6 +464,8 @@ Experiment parse_experiment(const std::string& text, const std::string& origin) 
   full_defaults_to_gpu(e.sizes);
   full_defaults_to_gpu(e.reps);
   full_defaults_to_gpu(e.gpu_memory_budget);
+  e.axes = parse_axes(j, e, origin);
+  parse_dataset_params(j, e, origin);
   return e;
 }
 

@@ -23,8 +23,11 @@ struct ExperimentRun {
 // (a list; {"pow2": [lo, hi]}; {"range": [lo, hi, step]}; or an object of
 // those per preset: {"ci": [...], "gpu": {...}, "paper": [...]}).
 struct Axis {
-  std::string name;                                        // a variant parameter
+  std::string name;                                        // a variant or app parameter
   std::map<std::string, std::vector<std::string>> values;  // preset -> values
+  // A parameter of the dataset's generator (datasets::Generator::params): it
+  // picks the input of the points, which are keyed by it like any axis.
+  bool of_dataset = false;
 };
 
 // How a point is measured (written into the results): warm-up runs, at least
@@ -63,6 +66,11 @@ struct Experiment {
   std::map<std::string, int> reps;                        // preset -> repetitions
   std::uint64_t seed_value = 42;                          // dataset seed
   std::map<std::string, AppDataset> app_datasets;         // per app, replacing dataset and sizes
+  // The spec's "dataset_params": parameters of the dataset's generator tied
+  // to its sizes, name -> preset -> the value at each size of `sizes` (a
+  // scalar in the spec: every size). Parameters neither here nor axes take
+  // their defaults.
+  std::map<std::string, std::map<std::string, std::vector<std::string>>> dataset_params;
   // preset -> GPU memory budget in bytes (the spec's "gpu_memory_budget";
   // absent: none), so a family's out-of-GPU-memory path runs at every size.
   std::map<std::string, std::uint64_t> gpu_memory_budget;

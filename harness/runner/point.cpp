@@ -39,6 +39,7 @@ json dataset_json(Input& in) {
             {"checksum", or_null(in.file().checksum)}};
   j["generator"] = in.file().generator.empty() ? json(nullptr) : json(in.file().generator);
   j["seed"] = in.file().generator.empty() ? json(nullptr) : json(in.file().seed);
+  if (!in.file().params.empty()) j["params"] = in.file().params;
   return j;
 }
 

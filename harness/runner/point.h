@@ -27,6 +27,8 @@ struct Target {
   backend::Kind kind = backend::Kind::cpu;
   std::vector<backend::Device*> devices;  // empty for cpu; primary first
   std::string skip_reason;                // set when the devices needed are not present
+  // The axes that are parameters of its input's generator (also in axes).
+  Params dataset_params = {};
   backend::Device* device() const { return devices.empty() ? nullptr : devices.front(); }
 };
 

@@ -138,13 +138,24 @@ bool compiled(Kind kind) {
   return false;
 }
 
+// The generator of an app's input in the experiment (null: no input).
+const datasets::Generator* input_generator(const Experiment& e, const std::string& app) {
+  const auto own = e.app_datasets.find(app);
+  const std::string& name = own != e.app_datasets.end() ? own->second.dataset : e.dataset;
+  return name == kNoInput ? nullptr : &datasets::find_generator(name);
+}
+
 // Every combination of the axes this variant has, in the experiment's axis
-// order: a cartesian product; axes of parameters the variant lacks are left out.
+// order: a cartesian product; axes of parameters the point lacks (its
+// variant's and app's `defaults`, its input's `generator`) are left out.
 std::vector<std::vector<std::pair<std::string, std::string>>> axis_combinations(
-    const Experiment& e, const Params& defaults, const std::string& preset) {
+    const Experiment& e, const Params& defaults, const datasets::Generator* generator,
+    const std::string& preset) {
   std::vector<std::vector<std::pair<std::string, std::string>>> combos{{}};
   for (const Axis& axis : e.axes) {
-    if (!defaults.count(axis.name)) continue;
+    const bool has = axis.of_dataset ? generator && find_param(generator->params(), axis.name)
+                                     : defaults.count(axis.name) > 0;
+    if (!has) continue;
     std::vector<std::vector<std::pair<std::string, std::string>>> next;
     for (const auto& c : combos) {
       for (const auto& value : axis.values.at(preset)) {
@@ -240,11 +251,13 @@ RunSummary run_experiment(const Experiment& e, const RunOptions& o) {
         std::vector<Target> out;
         for (const auto& app : run.apps) {
           const Params defaults = point_defaults(v, Registry::instance().find_app(app));
-          for (const auto& combo : axis_combinations(e, defaults, o.preset)) {
-            Params params = defaults;
+          const datasets::Generator* generator = input_generator(e, app);
+          for (const auto& combo : axis_combinations(e, defaults, generator, o.preset)) {
+            Params params = defaults, dataset_params;
             for (const auto& [k, val] : run.params) params[k] = val;
-            for (const auto& [k, val] : combo) params[k] = val;
-            out.push_back(Target{&v, app, params, combo, kind, {}, skip});
+            for (const auto& [k, val] : combo)
+              (defaults.count(k) ? params : dataset_params)[k] = val;
+            out.push_back(Target{&v, app, params, combo, kind, {}, skip, dataset_params});
           }
         }
         return out;
@@ -319,50 +332,77 @@ RunSummary run_experiment(const Experiment& e, const RunOptions& o) {
       return ad ? t.app == group_app : e.app_datasets.count(t.app) == 0;
     };
     if (std::none_of(targets.begin(), targets.end(), in_group) || !sizes.count(o.preset)) continue;
-    // Points that are all skipped need no data: their dataset is described, not made.
-    const bool all_skipped = std::all_of(targets.begin(), targets.end(), [&](const Target& t) {
-      return !in_group(t) || !t.skip_reason.empty();
-    });
-    for (const auto& label : sizes.at(o.preset)) {
-      Input in = Input::none();
-      if (dataset != kNoInput && all_skipped) {
-        datasets::DatasetFile described;
-        described.generator = dataset;
-        described.size_bytes = harness::parse_size(label);
-        described.seed = e.seed_value;
-        in = Input(std::move(described), label);
-      } else if (dataset != kNoInput) {
-        datasets::DatasetSpec spec{dataset, harness::parse_size(label), e.seed_value};
-        Stopwatch gen;
-        datasets::DatasetFile file = datasets::materialize(spec, cache);
-        std::cerr << fmt::format(" dataset {} {} ({}, {:.1f} s)\n", dataset, label,
-                                 file.from_cache ? "cached" : "generated", gen.elapsed_ms() / 1e3);
-        in = Input(std::move(file), label);
+    const std::vector<std::string>& labels = sizes.at(o.preset);
+    for (std::size_t at = 0; at < labels.size(); ++at) {
+      const std::string& label = labels[at];
+      // The generator parameters of the experiment's dataset tied to this size.
+      Params at_size;
+      if (!ad) {
+        for (const auto& [name, by_preset] : e.dataset_params)
+          at_size[name] = by_preset.at(o.preset)[at];
       }
-      for (const auto& t : targets) {
+      // One input per set of generator parameters the targets need (axes of
+      // the dataset), in the order the targets first need it: only one is
+      // in memory at a time.
+      std::vector<std::pair<Params, std::vector<const Target*>>> inputs;
+      for (const Target& t : targets) {
         if (!in_group(t)) continue;
-        PointSettings settings;
-        settings.policy = policy;
-        settings.validation =
-            e.validation_given ? e.validation : Registry::instance().find_app(t.app).validation;
-        settings.validation_given = e.validation_given;
-        settings.ceilings = &doc.json()["ceilings"];
-        settings.devices = &devices;
-        const std::string identity = point_identity(t, in, settings);
-        json p;
-        if (const MeasuredPoints::Entry* earlier =
-                o.measured ? o.measured->find(identity) : nullptr) {
-          p = earlier->point;
-          p["reused_from"] = earlier->experiment;
-          std::cerr << fmt::format("  {} ... ok, measured in {} (median {:.3f} ms), reused\n",
-                                   p["key"].get<std::string>(), earlier->experiment,
-                                   p["summary"]["total_ms"]["median"].get<double>());
-        } else {
-          p = run_point(t, in, settings);
-          if (o.measured && p["status"] == "ok") o.measured->remember(identity, e.id, p);
+        Params params = at_size;
+        for (const auto& [k, val] : t.dataset_params) params[k] = val;
+        auto it = std::find_if(inputs.begin(), inputs.end(),
+                               [&](const auto& input) { return input.first == params; });
+        if (it == inputs.end()) it = inputs.insert(inputs.end(), {params, {}});
+        it->second.push_back(&t);
+      }
+      for (const auto& [params, members] : inputs) {
+        Input in = Input::none();
+        // Points that are all skipped need no data: their dataset is described, not made.
+        const bool all_skipped = std::all_of(members.begin(), members.end(), [](const Target* t) {
+          return !t->skip_reason.empty();
+        });
+        if (dataset != kNoInput && all_skipped) {
+          datasets::DatasetFile described;
+          described.generator = dataset;
+          described.size_bytes = harness::parse_size(label);
+          described.seed = e.seed_value;
+          described.params = datasets::dataset_params(datasets::find_generator(dataset), params);
+          in = Input(std::move(described), label);
+        } else if (dataset != kNoInput) {
+          datasets::DatasetSpec spec{dataset, harness::parse_size(label), e.seed_value, params};
+          Stopwatch gen;
+          datasets::DatasetFile file = datasets::materialize(spec, cache);
+          std::string given;
+          for (const auto& [k, val] : params) given += fmt::format(" {}={}", k, val);
+          std::cerr << fmt::format(" dataset {} {}{} ({}, {:.1f} s)\n", dataset, label, given,
+                                   file.from_cache ? "cached" : "generated",
+                                   gen.elapsed_ms() / 1e3);
+          in = Input(std::move(file), label);
         }
-        count(summary, p);
-        doc.add_point(std::move(p));
+        for (const Target* target : members) {
+          const Target& t = *target;
+          PointSettings settings;
+          settings.policy = policy;
+          settings.validation =
+              e.validation_given ? e.validation : Registry::instance().find_app(t.app).validation;
+          settings.validation_given = e.validation_given;
+          settings.ceilings = &doc.json()["ceilings"];
+          settings.devices = &devices;
+          const std::string identity = point_identity(t, in, settings);
+          json p;
+          if (const MeasuredPoints::Entry* earlier =
+                  o.measured ? o.measured->find(identity) : nullptr) {
+            p = earlier->point;
+            p["reused_from"] = earlier->experiment;
+            std::cerr << fmt::format("  {} ... ok, measured in {} (median {:.3f} ms), reused\n",
+                                     p["key"].get<std::string>(), earlier->experiment,
+                                     p["summary"]["total_ms"]["median"].get<double>());
+          } else {
+            p = run_point(t, in, settings);
+            if (o.measured && p["status"] == "ok") o.measured->remember(identity, e.id, p);
+          }
+          count(summary, p);
+          doc.add_point(std::move(p));
+        }
       }
     }
   }
@@ -397,6 +437,8 @@ RunSummary run_single(const SinglePoint& sp) {
       throw UsageError("cannot read input file '" + sp.input_path + "': " + std::strerror(errno));
   }
   if (!sp.size.empty()) harness::parse_size(sp.size);  // a bad --size is a usage error
+  if (!sp.dataset_params.empty() && sp.dataset.empty())
+    throw UsageError("--dataset-param goes with --dataset D --size S");
   Params params = point_defaults(v, app);
   for (const auto& [k, val] : sp.params) params[k] = val;
   if (sp.reps < 1) throw UsageError("--reps must be at least 1");
@@ -422,7 +464,7 @@ RunSummary run_single(const SinglePoint& sp) {
 
   Devices devices;
   devices.set_memory_budget(sp.gpu_memory_budget);
-  Target t{&v, sp.app, params, {}, sp.backend, {}, ""};
+  Target t{&v, sp.app, params, {}, sp.backend, {}, "", {}};
   if (sp.backend != Kind::cpu) {
     std::string why;
     t.devices =
@@ -441,9 +483,10 @@ RunSummary run_single(const SinglePoint& sp) {
     file = datasets::describe_user_file(sp.input_path);
     label = harness::format_size(file.size_bytes);
   } else {
-    datasets::find_generator(sp.dataset);
     const std::uint64_t bytes = harness::parse_size(sp.size);
-    file = datasets::materialize({sp.dataset, bytes, 42},
+    const datasets::DatasetSpec spec{sp.dataset, bytes, 42, sp.dataset_params};
+    datasets::generator_for(spec);  // an unknown dataset or parameter is a usage error
+    file = datasets::materialize(spec,
                                  sp.data_dir.empty() ? datasets::default_cache_dir() : sp.data_dir);
     label = harness::format_size(bytes);  // one spelling in keys: "1 MiB" -> 1MiB
     const bool decimal = label.size() > 2 && label.back() == 'B' &&

@@ -66,6 +66,7 @@ struct SinglePoint {
   std::string framework, variant, app;
   std::string input_path;     // a user's file, or
   std::string dataset, size;  // a generator and size
+  Params dataset_params;      // the generator's parameters (the others: their defaults)
   backend::Kind backend = backend::Kind::cpu;
   int device = -1;  // -1: the default device of the backend
   int reps = 3;

@@ -13,6 +13,7 @@ to harness as --param and to the check script as arguments). Workloads that
 share a folder's examples (mastercard, mastercard-indexed) list their names in
 examples/apps; otherwise the app is named after the folder."""
 import glob
+import json
 import os
 import re
 import subprocess
@@ -81,19 +82,21 @@ def main():
             cases.append(("generated", ["--dataset", datasets[app], "--size", "1MiB"], None))
             for label, input_args, input_path in cases:
                 dump = os.path.join(tmp, f"{app}-{label}.dump")
+                doc = os.path.join(tmp, f"{app}-{label}.json")
                 r = run([HARNESS, "run", "--framework", "cpu-mt", "--app", app, "--backend", "cpu",
-                         "--reps", "1", *input_args, *param_args, "--dump-output", dump], env=env)
+                         "--reps", "1", *input_args, *param_args, "--dump-output", dump, "--out", doc,
+                         "--no-ceilings"], env=env)
                 if r.returncode != 0 or "validated" not in r.stderr:
                     failures.append(f"{app} {label}: harness exit {r.returncode}: {r.stderr.strip()[-400:]}")
                     continue
                 if input_path is None:
-                    data_dir = env["HARNESS_DATA_DIR"]
-                    files = [f for f in glob.glob(os.path.join(data_dir, f"{datasets[app]}-v*-seed42-1MiB.*"))
-                             if not f.endswith(".xxh64")]
-                    if len(files) != 1:
-                        failures.append(f"{app} generated: cannot find the dataset file in {data_dir}")
+                    # The generated file the point read (its name holds the
+                    # dataset's parameters, if it has any).
+                    with open(doc) as f:
+                        input_path = json.load(f)["points"][0]["dataset"]["path"]
+                    if not input_path or not os.path.exists(input_path):
+                        failures.append(f"{app} generated: the results name no dataset file ({input_path})")
                         continue
-                    input_path = files[0]
                 else:
                     expected = open(os.path.join(folder, "small.expected"), "rb").read()
                     if open(dump, "rb").read() != expected:
