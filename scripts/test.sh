@@ -8,11 +8,18 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build-test}
 bash "$root/scripts/setup.sh"
 bash "$root/scripts/build.sh" "$build"
+echo "test.sh: set-up and build took $SECONDS s"
 # shellcheck source=register-nvidia-opencl.sh
 source "$root/scripts/register-nvidia-opencl.sh"
 export HARNESS_DATA_DIR=${HARNESS_DATA_DIR:-$build/datasets}
-ctest --test-dir "$build" --output-on-failure -j"$(nproc)" --timeout 900
+# A failing test does not stop the reproduction: CI shows both, then fails.
+status=0
+ctest --test-dir "$build" --output-on-failure -j"$(nproc)" --timeout 900 || status=$?
+echo "test.sh: tests done at $SECONDS s"
 out=$(mktemp -d)
-"$build/bin/harness" reproduce --preset ci --out-dir "$out"
-python3 "$root/scripts/check_results.py" "$out"/results/*.json
+"$build/bin/harness" reproduce --preset ci --out-dir "$out" || status=$?
+python3 "$root/scripts/check_results.py" "$out"/results/*.json || status=$?
 echo "reproduction: $out/report.md"
+echo "test.sh: reproduction done at $SECONDS s"
+if [ "$status" -ne 0 ]; then echo "test.sh: failed (exit $status); see above" >&2; fi
+exit "$status"
