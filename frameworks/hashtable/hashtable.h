@@ -26,9 +26,12 @@ const char* organization_name(Organization org);
 // mapped pinned host memory that the kernels write in place, sized for the
 // whole table, so one iteration inserts everything and nothing is copied
 // (section 6.6.4, figure 6.11); the bucket arrays, locks and page metadata
-// stay in GPU memory either way.
-enum class Heap { device, pinned };
-// The variant's name: "basic", ..., or "basic-pinned", ...
+// stay in GPU memory either way. paging_bound (thesis table 6.3): GPU memory
+// sized for the whole table (one iteration, outside the budget, which is the
+// SePo point's), the insert traced (HT_TRACE) and the trace replayed against
+// LRU paging (paging_bound.h).
+enum class Heap { device, pinned, paging_bound };
+// The variant's name: "basic", ..., "basic-pinned", ..., "combining-paging-bound".
 std::string variant_name(Organization org, Heap heap);
 
 // Byte layout shared with kernels/sepo_table.clh.

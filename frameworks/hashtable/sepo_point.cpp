@@ -9,22 +9,30 @@
 // With Heap::pinned (figure 6.11) the heap is mapped pinned host memory the
 // kernel writes in place, sized for the whole table: one iteration, no copy,
 // and the CPU pointers point into that memory itself.
+// With Heap::paging_bound (table 6.3) the heap is GPU memory sized for the
+// whole table outside the budget, the insert is the traced program (HT_TRACE)
+// and the trace is replayed against LRU paging (paging_bound.h).
 #include "frameworks/hashtable/sepo_point.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <string>
 #include <vector>
 
 #include "frameworks/blocks/cuda_programs.h"
+#include "frameworks/hashtable/paging_bound.h"
 #include "frameworks/hashtable/sepo_app.h"
 #include "frameworks/workloads/workload_point.h"
 #include "harness/core/errors.h"
+#include "harness/core/parallel.h"
 #include "harness/core/sizes.h"
+#include "harness/core/stats.h"
 #include "harness/core/stopwatch.h"
 
 namespace harness::hashtable {
@@ -80,10 +88,56 @@ std::uint64_t whole_table_pages(Organization org, const RecordShape& shape, std:
          groups;
 }
 
+// The paging bound's configurations (thesis table 6.3): page sizes, and the
+// oversubscription (table bytes / assumed GPU memory) with its counter suffix.
+constexpr std::uint32_t kPagingPageBytes[] = {4096, 128 * 1024, 1024 * 1024};
+constexpr const char* kPagingPageNames[] = {"4KiB", "128KiB", "1MiB"};
+constexpr double kOversubscription[] = {1.0, 1.25, 1.5, 2.0, 3.0};
+constexpr const char* kOversubscriptionNames[] = {"1x", "1_25x", "1_5x", "2x", "3x"};
+
+// The trace's first capacity (u64 entries): a combining insert makes one
+// bucket access, one commit and a read per chain entry passed.
+std::uint64_t first_trace_capacity(std::uint64_t records) { return records * 4 + 4096; }
+
+// The buckets and groups a point takes (prepare_run's sizing).
+std::uint32_t point_buckets(const Params& params, std::uint64_t records) {
+  std::uint32_t buckets = param_u32(params, "buckets");
+  if (buckets == 0)
+    buckets = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(
+        std::bit_ceil(std::max<std::uint64_t>(records / 4, 1)), 1024, std::uint64_t{1} << 24));
+  return std::max(buckets, param_u32(params, "bucket_group"));
+}
+
+// Heap::paging_bound takes its memory outside the GPU memory budget (the
+// experiment's budget is the SePo point's): lifted while it allocates.
+class BudgetLift {
+ public:
+  BudgetLift(backend::Device* device, bool lift) : device_(lift ? device : nullptr) {
+    if (device_) {
+      saved_ = device_->memory_budget();
+      device_->set_memory_budget(0);
+    }
+  }
+  BudgetLift(const BudgetLift&) = delete;
+  BudgetLift& operator=(const BudgetLift&) = delete;
+  ~BudgetLift() {
+    if (device_) device_->set_memory_budget(saved_);
+  }
+
+ private:
+  backend::Device* device_;
+  std::uint64_t saved_ = 0;
+};
+
 class SepoPoint final : public workloads::WorkloadPoint {
  public:
   SepoPoint(Organization org, Heap heap, const PointContext& ctx)
-      : WorkloadPoint(ctx), org_(org), pinned_(heap == Heap::pinned), app_(app_for(ctx.app)) {
+      : WorkloadPoint(ctx),
+        org_(org),
+        heap_kind_(heap),
+        pinned_(heap == Heap::pinned),
+        paging_(heap == Heap::paging_bound),
+        app_(app_for(ctx.app)) {
     if (!ctx.device)
       throw UsageError(fmt::format("hashtable/{} needs a GPU backend device", name()));
     device_ = ctx.device;
@@ -92,7 +146,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
   }
 
  protected:
-  std::string name() const { return variant_name(org_, pinned_ ? Heap::pinned : Heap::device); }
+  std::string name() const { return variant_name(org_, heap_kind_); }
 
   void prepare_run() override {
     const RecordShape shape = app_.shape(ctx_.input, ctx_.input_size);
@@ -109,11 +163,8 @@ class SepoPoint final : public workloads::WorkloadPoint {
           name(), app_.name(), need, shape.max_key_bytes, shape.value_bytes,
           page_bytes_ - kPageHeaderBytes, page_bytes_));
     const std::uint32_t per_group = param_u32(ctx_.params, "bucket_group");
-    buckets_ = param_u32(ctx_.params, "buckets");
-    if (buckets_ == 0)
-      buckets_ = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(
-          std::bit_ceil(std::max<std::uint64_t>(records_ / 4, 1)), 1024, std::uint64_t{1} << 24));
-    buckets_ = std::max(buckets_, per_group);
+    buckets_ = point_buckets(ctx_.params, records_);
+    const BudgetLift lift(device_, paging_);
     groups_ = buckets_ / per_group;
     group_shift_ = static_cast<std::uint32_t>(std::countr_zero(per_group));
     // Multi-valued groups have a key page and a value page each.
@@ -131,8 +182,10 @@ class SepoPoint final : public workloads::WorkloadPoint {
     const std::uint64_t input_bytes =
         std::max<std::uint64_t>(ctx_.input_size, 8) + std::max<std::uint64_t>(index_bytes, 8);
     const std::uint64_t bucket_bytes = buckets_ * 16ull;
+    if (paging_) trace_capacity_ = first_trace_capacity(records_);
+    const std::uint64_t trace_bytes = paging_ ? trace_capacity_ * 8 + 4 : 0;
     const std::uint64_t fixed = input_bytes + bucket_bytes + group_pages * 4ull + groups_ * 4ull +
-                                20 + std::max<std::uint64_t>(bitmap_bytes, 4);
+                                20 + std::max<std::uint64_t>(bitmap_bytes, 4) + trace_bytes;
     // The thesis' heap: what is left once every other structure is allocated.
     const std::uint64_t budget = device_->memory_budget();
     const std::uint64_t available = device_->memory_available();
@@ -160,6 +213,16 @@ class SepoPoint final : public workloads::WorkloadPoint {
             "hashtable/{}: the GPU memory budget {} ({} B available) cannot hold the pinned "
             "heap's page list: {} pages need {} B beside {} B of input, bucket arrays and bitmap",
             name(), budget ? format_size(budget) : "(none)", available, pages, pages * 8, fixed));
+      pages_ = static_cast<std::uint32_t>(pages);
+    } else if (paging_) {
+      // GPU memory for the whole table: one iteration, never postponed.
+      const std::uint64_t pages = whole_table_pages(org_, shape, groups_, page_bytes_);
+      if (pages * page_bytes_ > cap || (available - fixed) / (page_bytes_ + 8ull) < pages)
+        throw RunError(fmt::format(
+            "hashtable/{}: the whole table may take {} pages of {} B ({} B): more than the {} B "
+            "the device has free beside {} B of input, bucket arrays, bitmap and trace, or the {} "
+            "B a heap can address",
+            name(), pages, page_bytes_, pages * page_bytes_, available, fixed, cap));
       pages_ = static_cast<std::uint32_t>(pages);
     } else {
       pages_ = static_cast<std::uint32_t>(
@@ -201,9 +264,17 @@ class SepoPoint final : public workloads::WorkloadPoint {
     page_iteration_.assign(pages_, 0);
     const std::string org = organization_name(org_);
     const std::string org_file = org_ == Organization::multi_valued ? "multi_valued" : org;
-    program_ = device_->build(
-        program_source(fmt::format("hashtable/{}/{}", app_.name(), org),
-                       {app_.kernel_file(), "frameworks/hashtable/kernels/" + org_file + ".clh"}));
+    backend::ProgramSource src =
+        program_source(fmt::format("hashtable/{}/{}{}", app_.name(), org, paging_ ? "-trace" : ""),
+                       {app_.kernel_file(), "frameworks/hashtable/kernels/" + org_file + ".clh"});
+    if (paging_) {
+      src.opencl_options = "-DHT_TRACE=1";
+      trace_ = device_->allocate(trace_capacity_ * 8);
+      trace_count_ = device_->allocate(4);
+      measure_link();
+      simulated_ = false;
+    }
+    program_ = device_->build(src);
     kernel_ = program_->kernel("ht_insert");
     if (org_ == Organization::basic) fix_heads_ = program_->kernel("ht_fix_cpu_heads");
     if (org_ == Organization::multi_valued) keep_resident_ = program_->kernel("ht_keep_resident");
@@ -229,6 +300,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
     q.fill_zero(lock_, 0, buckets_ * 4ull);
     q.fill_zero(processed_, 0, processed_.size());
     q.fill_zero(gpu_head_, 0, buckets_ * 4ull);
+    if (paging_) q.fill_zero(trace_count_, 0, 4);
     // The pool: every page, in order.
     std::iota(free_host_.begin(), free_host_.end(), 0u);
     if (pages_) q.write(free_list_, 0, free_host_.data(), pages_ * 4ull);
@@ -243,7 +315,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
     // iteration's host arena (the heap is copied there), or the pinned heap.
     const backend::Buffer& heap = pinned_ ? host_heap_.device_view() : heap_;
     while (remaining > 0) {
-      if (pinned_ && iterations > 0)
+      if ((pinned_ || paging_) && iterations > 0)
         // whole_table_pages is a bound: not reached unless it is wrong.
         throw RunError(fmt::format(
             "hashtable/{}: the pinned heap of {} pages of {} B, sized for the whole table, left "
@@ -288,10 +360,18 @@ class SepoPoint final : public workloads::WorkloadPoint {
       const std::uint64_t wave = (std::uint64_t{records - first} + waves_ - 1) / waves_;
       for (std::uint64_t lo = first; lo < records; lo += wave) {
         const auto hi = static_cast<std::uint32_t>(std::min<std::uint64_t>(records, lo + wave));
-        q.launch(kernel_, backend::LaunchShape::cover(hi - lo, kGroupSize), input_, index_,
-                 static_cast<std::uint32_t>(lo), hi, processed_, stats_, heap, gpu_head_, cpu_head_,
-                 lock_, group_page_, page_counter_, free_list_, page_flags_, buckets_ - 1,
-                 group_shift_, free_pages, page_bytes_, base, group_flags_, halt_groups_);
+        const auto shape = backend::LaunchShape::cover(hi - lo, kGroupSize);
+        if (paging_)
+          q.launch(kernel_, shape, input_, index_, static_cast<std::uint32_t>(lo), hi, processed_,
+                   stats_, heap, gpu_head_, cpu_head_, lock_, group_page_, page_counter_,
+                   free_list_, page_flags_, buckets_ - 1, group_shift_, free_pages, page_bytes_,
+                   base, group_flags_, halt_groups_, trace_, trace_count_,
+                   static_cast<std::uint32_t>(trace_capacity_));
+        else
+          q.launch(kernel_, shape, input_, index_, static_cast<std::uint32_t>(lo), hi, processed_,
+                   stats_, heap, gpu_head_, cpu_head_, lock_, group_page_, page_counter_,
+                   free_list_, page_flags_, buckets_ - 1, group_shift_, free_pages, page_bytes_,
+                   base, group_flags_, halt_groups_);
       }
       if (org_ == Organization::basic)
         q.launch(fix_heads_, backend::LaunchShape::cover(buckets_, kGroupSize), gpu_head_,
@@ -370,7 +450,110 @@ class SepoPoint final : public workloads::WorkloadPoint {
           static_cast<double>(per_iteration.size() - 1);
     heap_copied_ = heap_copied;
     heap_used_ = pages_used * page_bytes_;
+    if (paging_ && !paging_bound(q, pages_used, m)) return run_once();
     return m;
+  }
+
+  // The pinned copy rates, measured as the harness's h2d_pinned and
+  // d2h_pinned ceilings are (harness/core/ceilings.cpp: a pinned host buffer
+  // copied whole, the median of timed copies; a point does not see the
+  // document's ceilings), of 64 MiB (where a GPU's pinned copies reach their
+  // rate; the ceilings copy 16 MiB in the ci preset, 1 GiB on a GPU).
+  void measure_link() {
+    const std::size_t bytes = std::size_t{64} << 20;
+    backend::Buffer dev = device_->allocate(bytes);
+    backend::HostBuffer host = device_->allocate_host(bytes, backend::HostMemory::pinned);
+    std::memset(host.data(), 1, bytes);
+    backend::Queue& q = device_->queue();
+    q.write(dev, 0, host.data(), bytes);  // first touch
+    q.read(host.data(), dev, 0, bytes);
+    q.finish();
+    q.take_spans();
+    std::vector<double> h2d, d2h;
+    for (int r = 0; r < 5; ++r) {
+      q.begin_span("h2d");
+      q.write(dev, 0, host.data(), bytes);
+      q.end_span();
+      q.begin_span("d2h");
+      q.read(host.data(), dev, 0, bytes);
+      q.end_span();
+      for (const backend::TimedSpan& s : q.take_spans())
+        (s.name == "h2d" ? h2d : d2h).push_back(s.milliseconds);
+    }
+    const auto rate = [bytes](std::vector<double> ms) {
+      const double t = stats::median(std::move(ms));
+      return t > 0 ? static_cast<double>(bytes) / 1e6 / t : 0.0;
+    };
+    h2d_gbs_ = rate(h2d);
+    d2h_gbs_ = rate(d2h);
+  }
+
+  // After the traced run: false when the trace outgrew its buffer (grown to
+  // fit: the caller runs again). The first complete trace is replayed for
+  // every page size and oversubscription (later runs reuse its counters: the
+  // replay takes longer than the run on large tables); its counters go into m.
+  bool paging_bound(backend::Queue& q, std::uint64_t pages_used, Measurement& m) {
+    std::uint32_t count = 0;
+    q.read(&count, trace_count_, 0, 4);
+    if (count > trace_capacity_) {
+      if (count == std::numeric_limits<std::uint32_t>::max())
+        throw RunError(fmt::format("hashtable/{}: the trace passed 2^32 accesses", name()));
+      const BudgetLift lift(device_, true);
+      trace_ = backend::Buffer();
+      trace_capacity_ = count + std::uint64_t{count} / 8;
+      trace_capacity_ = std::min<std::uint64_t>(trace_capacity_, 0xFFFF'FFFEull);
+      trace_ = device_->allocate(trace_capacity_ * 8);
+      return false;
+    }
+    if (!simulated_) {
+      std::vector<std::uint64_t> trace(count);
+      if (count) q.read(trace.data(), trace_, 0, std::uint64_t{count} * 8);
+      paging_counters_.clear();
+      std::uint64_t commits = 0, buckets = 0;
+      const std::uint64_t bucket_bytes = buckets_ * 16ull;
+      for (const std::uint64_t e : trace) {
+        if ((e & 3u) == 3u) ++commits;
+        if ((e >> 2) < bucket_bytes) ++buckets;
+      }
+      const std::uint64_t table_bytes = bucket_bytes + pages_used * page_bytes_;
+      paging_counters_["trace_accesses"] = count;
+      paging_counters_["trace_commits"] = static_cast<double>(commits);
+      paging_counters_["trace_bucket_accesses"] = static_cast<double>(buckets);
+      paging_counters_["table_bytes"] = static_cast<double>(table_bytes);
+      paging_counters_["h2d_pinned_gbs"] = h2d_gbs_;
+      paging_counters_["d2h_pinned_gbs"] = d2h_gbs_;
+      constexpr std::size_t kPages = std::size(kPagingPageBytes);
+      constexpr std::size_t kRatios = std::size(kOversubscription);
+      std::vector<PagingCounts> counts(kPages * kRatios);
+      std::vector<std::uint64_t> capacity(counts.size());
+      for (std::size_t i = 0; i < counts.size(); ++i) {
+        const double memory = static_cast<double>(table_bytes) / kOversubscription[i % kRatios];
+        const double page = kPagingPageBytes[i / kRatios];
+        capacity[i] = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(memory / page + 0.999));
+      }
+      const unsigned workers = workers_for(counts.size(), 0, 1);
+      parallel_for(workers, [&](unsigned w) {
+        for (std::size_t i = w; i < counts.size(); i += workers)
+          counts[i] = simulate_lru(trace, kPagingPageBytes[i / kRatios], capacity[i]);
+      });
+      for (std::size_t i = 0; i < counts.size(); ++i) {
+        const std::uint32_t page = kPagingPageBytes[i / kRatios];
+        const std::string at = fmt::format("{}_{}", kPagingPageNames[i / kRatios],
+                                           kOversubscriptionNames[i % kRatios]);
+        const PagingCounts& c = counts[i];
+        paging_counters_["paging_memory_pages_" + at] = static_cast<double>(capacity[i]);
+        paging_counters_["paging_faults_" + at] = static_cast<double>(c.faults);
+        paging_counters_["paging_page_ins_" + at] = static_cast<double>(c.page_ins);
+        paging_counters_["paging_page_outs_" + at] = static_cast<double>(c.page_outs);
+        paging_counters_["paging_bytes_" + at] =
+            static_cast<double>((c.page_ins + c.page_outs) * page);
+        paging_counters_["paging_ms_" + at] =
+            paging_time_ms(c, page, ctx_.input_size, h2d_gbs_, d2h_gbs_);
+      }
+      simulated_ = true;
+    }
+    for (const auto& [k, v] : paging_counters_) m.counters[k] = v;
+    return true;
   }
 
   // Multi-valued's end of an iteration (6.3.3): the pages taken from the
@@ -443,7 +626,9 @@ class SepoPoint final : public workloads::WorkloadPoint {
 
  private:
   Organization org_;
+  Heap heap_kind_;
   bool pinned_;  // Heap::pinned
+  bool paging_;  // Heap::paging_bound: the traced insert, the paging bound's counters
   const SepoApp& app_;
   backend::Device* device_ = nullptr;
   std::uint64_t records_ = 0, heap_bytes_ = 0, heap_copied_ = 0, heap_used_ = 0, entries_ = 0;
@@ -465,12 +650,42 @@ class SepoPoint final : public workloads::WorkloadPoint {
   // Heap::pinned: the heap, mapped pinned host memory (device_view() for the
   // kernels); the final table is walked in it.
   backend::HostBuffer host_heap_;
+  // Heap::paging_bound: the trace (u64 entries), its counter, the pinned
+  // copy rates, and the replay's counters (of the first complete trace).
+  backend::Buffer trace_, trace_count_;
+  std::uint64_t trace_capacity_ = 0;
+  double h2d_gbs_ = 0, d2h_gbs_ = 0;
+  bool simulated_ = false;
+  std::map<std::string, double> paging_counters_;
 };
 
 }  // namespace
 
 std::unique_ptr<PointRunner> make_sepo_point(Organization org, Heap heap, const PointContext& ctx) {
   return std::make_unique<SepoPoint>(org, heap, ctx);
+}
+
+std::string paging_bound_skip(const PointContext& ctx) {
+  if (!ctx.device || !ctx.input) return "";
+  RecordShape shape;
+  try {
+    shape = app_for(ctx.app).shape(ctx.input, ctx.input_size);
+  } catch (const std::exception&) {
+    return "";  // the point's own checks say what is wrong
+  }
+  const std::uint32_t page_bytes = param_u32(ctx.params, "page_bytes");
+  const std::uint32_t buckets = point_buckets(ctx.params, shape.records);
+  const std::uint32_t groups = buckets / param_u32(ctx.params, "bucket_group");
+  const std::uint64_t heap =
+      whole_table_pages(Organization::combining, shape, groups, page_bytes) * (page_bytes + 8ull);
+  const std::uint64_t need = ctx.input_size + buckets * 16ull + heap +
+                             first_trace_capacity(shape.records) * 8 + (shape.records / 32 + 1) * 4;
+  const std::uint64_t free = ctx.device->device_free_memory();
+  if (need <= free) return "";
+  return fmt::format(
+      "the paging bound traces the whole table in GPU memory (one iteration): {} of input, "
+      "bucket arrays, heap and trace, but the device has {} free",
+      format_size(need), format_size(free));
 }
 
 }  // namespace harness::hashtable
