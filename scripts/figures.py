@@ -104,7 +104,9 @@ def section(spec: dict) -> list[str]:
     reps = spec.get("reps") or {}
     out.append("- **Repetitions.** " + ", ".join(f"{p} {reps[p]}" for p in PRESETS if p in reps) + ".")
     if spec.get("gpu_time_note"):
-        out.append(f"- **Time at the gpu preset.** {spec['gpu_time_note']}")
+        est = spec.get("gpu_estimate_s")
+        est = f" (Estimated: {est} s over its backends, until a run is checked in.)" if est is not None else ""
+        out.append(f"- **Time at the gpu preset.** {spec['gpu_time_note']}{est}")
     out.append(f"- **Verdict rule.** {spec.get('verdict_rule', '(none)')}")
     out.append(f"- **Machine-readable rule** (`scripts/verdict_rules/`): `{json.dumps(spec.get('verdict'))}`")
     out.append(f"- **Spec.** [`{spec['_file']}`](../{spec['_file']}); run it: "

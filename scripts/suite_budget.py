@@ -7,10 +7,14 @@ The suite's time is the sum, over the experiments of paper/experiments/, of
 the wall time (`wall_s`) of each one's checked-in reference document of the
 preset in results/reference/ (the slowest, where there are several; documents
 of runs on several GPUs at once are not the one-GPU suite's), plus the
-set-up, build and tool-counter time of that run. A spec without such a document has no
-known cost: it is listed, and fails the check, until a run of it is checked
-in. The test in scripts/tests/test_suite_budget.py fails when the sum passes
-the budget, so a new experiment's gpu preset has to fit the suite.
+set-up, build and tool-counter time of that run. A spec without such a document, or whose gpu
+preset has changed since its document was measured (its runs, sizes, axes or
+GPU memory budget differ from the document's points), has no measured cost:
+its "gpu_estimate_s" (seconds of the whole experiment over its backends,
+with the basis in "gpu_time_note") counts instead, listed as an estimate
+until a run of it is checked in; without one the check fails. The test in
+scripts/tests/test_suite_budget.py fails when the sum passes the budget, so a
+new experiment's gpu preset has to fit the suite.
 
 The standing rule per experiment: its gpu preset costs about 30 s per
 backend (its reference time over the GPU backends it ran on, or the host for
@@ -42,6 +46,74 @@ PER_BACKEND_S = 30.0  # the rule: "about 30 s per backend"
 PER_BACKEND_LIMIT_S = 45.0  # past this, the spec's gpu_time_note says why
 
 
+def parse_size(text) -> int:
+    """Bytes of a size label ("128MiB", "4.5GB", "256KiB", "1024")."""
+    t = str(text).strip()
+    units = {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "KB": 10**3, "MB": 10**6,
+             "GB": 10**9, "B": 1}
+    for u, m in units.items():
+        if t.endswith(u):
+            return int(float(t[: -len(u)]) * m)
+    return int(float(t))
+
+
+def spec_plan(spec: dict, preset: str) -> dict:
+    """What a spec runs at a preset, in the terms a results document records:
+    (framework, variant, app) triples, each app's size labels, the axes'
+    values (as strings) and the GPU memory budget in bytes (None: none)."""
+    runs = {(r["framework"], v, a) for r in spec.get("runs") or []
+            for v in r.get("variants") or [] for a in r.get("apps") or []}
+    default = sorted((spec.get("sizes") or {}).get(preset) or ["-"])
+    per_app = {a: sorted((d.get("sizes") or {}).get(preset) or [])
+               for a, d in (spec.get("app_datasets") or {}).items()}
+    sizes = {a: per_app.get(a, default) for _, _, a in runs}
+    axes = {name: [str(x) for x in by_preset[preset]]
+            for name, by_preset in (spec.get("axes") or {}).items() if preset in by_preset}
+    budget = (spec.get("gpu_memory_budget") or {}).get(preset)
+    return {"runs": runs, "sizes": sizes, "axes": axes,
+            "budget": None if budget is None else parse_size(budget)}
+
+
+def doc_plan(doc: dict) -> dict:
+    """spec_plan's terms for what a results document measured."""
+    points = doc.get("points") or []
+    runs = {(p.get("framework"), p.get("variant"), p.get("app")) for p in points}
+    sizes: dict = {}
+    for p in points:
+        sizes.setdefault(p.get("app"), set()).add((p.get("dataset") or {}).get("label") or "-")
+    exp = doc.get("experiment") or {}
+    axes = {k: [str(x) for x in v] for k, v in (exp.get("axes") or {}).items()}
+    return {"runs": runs, "sizes": {a: sorted(v) for a, v in sizes.items()}, "axes": axes,
+            "budget": exp.get("gpu_memory_budget_bytes")}
+
+
+def changes(spec: dict, doc: dict, preset: str) -> list[str]:
+    """How the spec's preset differs from what the document measured ([]: no change)."""
+    if "runs" not in spec:  # nothing to compare
+        return []
+    want, have = spec_plan(spec, preset), doc_plan(doc)
+    out = []
+    if want["runs"] != have["runs"]:
+        new = sorted("/".join(t) for t in want["runs"] - have["runs"])
+        gone = sorted("/".join(map(str, t)) for t in have["runs"] - want["runs"])
+        out.append("runs" + (f" added {', '.join(new)}" if new else "") +
+                   (f" removed {', '.join(gone)}" if gone else ""))
+    moved = sorted(a for a, labels in want["sizes"].items()
+                   if a in have["sizes"] and sorted(labels) != have["sizes"][a])
+    if moved:
+        out.append(f"sizes of {', '.join(moved)}")
+    # Axes the document recorded and the spec lists literally for the preset
+    # (a spec may also give an axis for all presets, or a rule such as "pow2",
+    # which the document records expanded).
+    axes = sorted(k for k, v in want["axes"].items()
+                  if k in have["axes"] and "pow2" not in v and sorted(v) != sorted(have["axes"][k]))
+    if axes:
+        out.append(f"axes {', '.join(axes)}")
+    if want["budget"] is not None and have["budget"] is not None and want["budget"] != have["budget"]:
+        out.append("GPU memory budget")
+    return out
+
+
 def load_specs(specs: str = SPECS) -> dict:
     out = {}
     for path in sorted(glob.glob(os.path.join(specs, "*.json"))):
@@ -68,19 +140,37 @@ def several_gpus(doc: dict) -> bool:
 
 
 def experiment_times(preset: str, specs: dict, reference: str = REFERENCE) -> dict:
-    """{experiment id: (seconds or None, reference file or None, backends)} for every spec
-    (`specs`: load_specs' answer), from documents whose points each ran on one device."""
-    times = {i: (None, None, 1) for i in specs}
+    """{experiment id: (seconds or None, source, backends)} for every spec
+    (`specs`: load_specs' answer): the measured time of its reference
+    document (the slowest, of those whose points each ran on one device)
+    when the spec's preset is what that document measured; else the spec's
+    gpu_estimate_s (source "estimate: <why>"), or None."""
+    found = {i: (None, None, 1, None) for i in specs}
     for path in sorted(glob.glob(os.path.join(reference, "*.json"))):
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
         exp = doc.get("experiment") or {}
-        if exp.get("id") not in times or exp.get("preset") != preset or several_gpus(doc):
+        if exp.get("id") not in found or exp.get("preset") != preset or several_gpus(doc):
             continue
         s = wall_seconds(doc)
-        if s is not None and (times[exp["id"]][0] is None or s > times[exp["id"]][0]):
-            times[exp["id"]] = (s, os.path.relpath(path, ROOT), backends_run(doc))
+        if s is not None and (found[exp["id"]][0] is None or s > found[exp["id"]][0]):
+            found[exp["id"]] = (s, os.path.relpath(path, ROOT), backends_run(doc), doc)
+    times = {}
+    for i, (s, path, n, doc) in found.items():
+        changed = changes(specs[i], doc, preset) if doc is not None else ["no reference document"]
+        if not changed:
+            times[i] = (s, path, n)
+            continue
+        estimate = specs[i].get(f"{preset}_estimate_s")
+        why = "; ".join(changed)
+        times[i] = (float(estimate), f"estimate ({why})", 2) if estimate is not None else \
+            (None, f"not measured as specified ({why})", 1)
     return times
+
+
+def estimated(times: dict) -> list[str]:
+    return sorted(i for i, (s, source, _) in times.items()
+                  if s is not None and str(source).startswith("estimate"))
 
 
 def over_without_note(times: dict, specs: dict) -> list[str]:
@@ -101,15 +191,18 @@ def main(argv: list[str]) -> int:
     times = experiment_times(a.preset, spec, a.reference)
     missing = sorted(i for i, (s, _, _) in times.items() if s is None)
     total = sum(s for s, _, _ in times.values() if s is not None) + BUILD_S
+    guessed = estimated(times)
     for i, (s, f, n) in sorted(times.items()):
         per = "" if s is None else f"{s / n:6.1f} s per backend"
         note = " (gpu_time_note)" if s is not None and s / n > PER_BACKEND_LIMIT_S and \
             spec[i].get("gpu_time_note") else ""
-        print(f"{i:28s} {'-' if s is None else f'{s:7.1f}'} s {per}{note}  {f or 'no reference document'}")
+        print(f"{i:28s} {'-' if s is None else f'{s:7.1f}'} s {per}{note}  {f}")
+    est = sum(times[i][0] for i in guessed)
     print(f"set-up, build and tool counters {BUILD_S:.0f} s; total {total:.0f} s ({total / 60:.1f} min) "
-          f"of a {a.budget_min:.0f}-minute budget")
+          f"of a {a.budget_min:.0f}-minute budget, {est:.0f} s of it estimated "
+          f"({len(guessed)} experiments changed since their last gpu run)")
     if missing:
-        print(f"no reference time for: {', '.join(missing)}", file=sys.stderr)
+        print(f"no reference time and no {a.preset}_estimate_s for: {', '.join(missing)}", file=sys.stderr)
     unexplained = over_without_note(times, spec)
     if unexplained:
         print(f"past {PER_BACKEND_LIMIT_S:.0f} s per backend without a gpu_time_note: "

@@ -3,6 +3,7 @@
 checked-in reference times of every experiment, plus set-up and build, sum to
 at most 30 minutes, and every experiment has one (suite_budget.py)."""
 
+import json
 import os
 import shutil
 import tempfile
@@ -17,11 +18,12 @@ class SuiteBudgetTest(unittest.TestCase):
         specs = suite_budget.load_specs()
         times = suite_budget.experiment_times("gpu", specs)
         missing = sorted(i for i, (s, _, _) in times.items() if s is None)
-        self.assertEqual(missing, [], "experiments without a gpu reference time "
-                         "(check in a results document of a run at the gpu preset)")
+        self.assertEqual(missing, [], "experiments without a gpu reference time of what they "
+                         "now run (check in a results document of a run at the gpu preset, or "
+                         "give the spec a gpu_estimate_s until then)")
         total = sum(s for s, _, _ in times.values()) + suite_budget.BUILD_S
         self.assertLessEqual(total, suite_budget.BUDGET_MIN * 60,
-                             f"the gpu suite takes {total / 60:.1f} min by its reference times")
+                             f"the gpu suite takes {total / 60:.1f} min by its reference times and estimates")
         self.assertEqual(suite_budget.over_without_note(times, specs), [],
                          "past about 30 s per backend: say why in the spec's gpu_time_note")
 
@@ -64,6 +66,42 @@ class SuiteBudgetTest(unittest.TestCase):
         self.assertEqual(suite_budget.main(args + ["--budget-min", "40"]), 1)
         C.write_json(os.path.join(specs, "x.slow.json"), {"id": "x.slow", "gpu_time_note": "why"})
         self.assertEqual(suite_budget.main(args + ["--budget-min", "40"]), 0)
+
+    def test_a_changed_preset_counts_its_estimate_until_measured(self):
+        tmp = tempfile.mkdtemp(prefix="budget-test-")
+        self.addCleanup(shutil.rmtree, tmp)
+        specs, ref = os.path.join(tmp, "specs"), os.path.join(tmp, "ref")
+        os.makedirs(specs)
+        os.makedirs(ref)
+        spec = {"id": "x.a", "runs": [{"framework": "f", "variants": ["v"], "apps": ["a"]}],
+                "sizes": {"gpu": ["1MiB"]}, "axes": {"n": {"gpu": [1, 2]}},
+                "gpu_memory_budget": {"gpu": "1MiB"}}
+        C.write_json(os.path.join(specs, "x.a.json"), spec)
+        points = [{"framework": "f", "variant": "v", "app": "a", "backend": "cuda", "status": "ok",
+                   "dataset": {"label": "1MiB"}}]
+        C.write_json(os.path.join(ref, "x.a.gpu.json"), {
+            "experiment": {"id": "x.a", "preset": "gpu", "axes": {"n": ["1", "2"]},
+                           "gpu_memory_budget_bytes": 1 << 20},
+            "wall_s": 30.0, "points": points})
+        def time():
+            return suite_budget.experiment_times("gpu", suite_budget.load_specs(specs), ref)["x.a"]
+        self.assertEqual(time()[0], 30.0)  # measured as specified
+        for change, why in ((("apps", ["a", "b"]), "runs added f/v/b"),
+                            (("sizes", {"gpu": ["2MiB"]}), "sizes of a"),
+                            (("axes", {"n": {"gpu": [1, 4]}}), "axes n"),
+                            (("gpu_memory_budget", {"gpu": "2MiB"}), "GPU memory budget")):
+            changed = json.loads(json.dumps(spec))
+            if change[0] == "apps":
+                changed["runs"][0]["apps"] = change[1]
+            else:
+                changed[change[0]] = change[1]
+            C.write_json(os.path.join(specs, "x.a.json"), changed)
+            self.assertIsNone(time()[0], why)  # no estimate: unknown
+            self.assertIn(why, time()[1])
+            changed["gpu_estimate_s"] = 50
+            C.write_json(os.path.join(specs, "x.a.json"), changed)
+            self.assertEqual(time()[0], 50.0)
+            self.assertTrue(time()[1].startswith("estimate"))
 
 
 if __name__ == "__main__":
