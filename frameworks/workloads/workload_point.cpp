@@ -1,12 +1,12 @@
 #include "frameworks/workloads/workload_point.h"
 
-#include <map>
 #include <mutex>
 #include <tuple>
 
 #include "datasets/dataset.h"
 #include "frameworks/workloads/registry.h"
 #include "harness/core/errors.h"
+#include "harness/core/lru_cache.h"
 
 namespace harness::workloads {
 namespace {
@@ -25,9 +25,10 @@ Params own_params(const Workload& w, const Params& all) {
 std::shared_ptr<const Output> cached_reference(const Workload& w, const Params& params,
                                                const PointContext& ctx) {
   static std::mutex mutex;
-  static std::map<std::tuple<std::string, Params, std::string, std::size_t>,
-                  std::shared_ptr<const Output>>
-      cache;
+  // The last few references (harness/core/lru_cache.h): a reproduction runs
+  // each input through several variants, backends and experiments in a row.
+  static LruCache<std::tuple<std::string, Params, std::string, std::size_t>, Output> cache(
+      kCachedReferences);
   std::lock_guard lock(mutex);
   // Without the runner's checksum (tests, embedders) the bytes are hashed: an
   // address alone named another input's reference once a freed input's
@@ -35,15 +36,12 @@ std::shared_ptr<const Output> cached_reference(const Workload& w, const Params& 
   const std::string id = ctx.input_checksum.empty()
                              ? "xxh64:" + std::to_string(datasets::xxh64(ctx.input, ctx.input_size))
                              : ctx.input_checksum;
-  const auto key = std::make_tuple(w.name(), own_params(w, params), id, ctx.input_size);
-  auto it = cache.find(key);
-  if (it == cache.end()) {
-    if (cache.size() > 2) cache.clear();  // inputs change between points; keep memory bounded
-    std::unique_ptr<Output> out = w.reference(params, ctx.input, ctx.input_size);
-    out->finish();
-    it = cache.emplace(key, std::shared_ptr<const Output>(std::move(out))).first;
-  }
-  return it->second;
+  return cache.get_or_make(
+      std::make_tuple(w.name(), own_params(w, params), id, ctx.input_size), [&] {
+        std::shared_ptr<Output> out = w.reference(params, ctx.input, ctx.input_size);
+        out->finish();
+        return std::shared_ptr<const Output>(std::move(out));
+      });
 }
 
 }  // namespace

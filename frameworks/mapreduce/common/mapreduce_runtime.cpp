@@ -1,6 +1,6 @@
 #include "frameworks/mapreduce/common/mapreduce_runtime.h"
 
-#include <map>
+#include <memory>
 #include <mutex>
 #include <ostream>
 #include <tuple>
@@ -8,34 +8,34 @@
 #include "frameworks/mapreduce/apps/registry.h"
 #include "frameworks/mapreduce/common/job_chain.h"
 #include "harness/core/errors.h"
+#include "harness/core/lru_cache.h"
 #include "harness/core/stopwatch.h"
 
 namespace harness::mapreduce {
 namespace {
 
 // References are computed once per (app, app parameters, input) and shared by
-// every variant measured on that input, wherever its copy of it lives.
-const apps::KeyValueList& cached_reference(const apps::MapReduceApp& app,
-                                           const apps::Params& params, const std::uint8_t* input,
-                                           std::size_t size, const std::string& checksum) {
+// every variant measured on that input, wherever its copy of it lives; the
+// last few are kept (harness/core/lru_cache.h).
+std::shared_ptr<const apps::KeyValueList> cached_reference(const apps::MapReduceApp& app,
+                                                           const apps::Params& params,
+                                                           const std::uint8_t* input,
+                                                           std::size_t size,
+                                                           const std::string& checksum) {
   static std::mutex mutex;
-  static std::map<std::tuple<std::string, apps::Params, std::string, std::size_t>,
+  static LruCache<std::tuple<std::string, apps::Params, std::string, std::size_t>,
                   apps::KeyValueList>
-      cache;
+      cache(kCachedReferences);
   std::lock_guard lock(mutex);
   // Without a checksum (a caller that has none) the address stands in for it.
   const std::string id = checksum.empty()
                              ? "address:" + std::to_string(reinterpret_cast<std::uintptr_t>(input))
                              : checksum;
-  auto key = std::make_tuple(app.name(), params, id, size);
-  auto it = cache.find(key);
-  if (it == cache.end()) {
-    if (cache.size() > 4) cache.clear();  // inputs change between points; keep memory bounded
-    apps::KeyValueList reference = app.reference(params, input, size);
-    apps::sort_output(app, reference);
-    it = cache.emplace(key, std::move(reference)).first;
-  }
-  return it->second;
+  return cache.get_or_make(std::make_tuple(app.name(), params, id, size), [&] {
+    auto reference = std::make_shared<apps::KeyValueList>(app.reference(params, input, size));
+    apps::sort_output(app, *reference);
+    return std::shared_ptr<const apps::KeyValueList>(std::move(reference));
+  });
 }
 
 class MapReducePoint final : public PointRunner {
@@ -61,7 +61,7 @@ class MapReducePoint final : public PointRunner {
 
   void prepare() override {
     if (!chain_.can_run(size_)) apps::check_input_size(app_, size_);
-    reference_ = &cached_reference(app_, params_, input_, size_, checksum_);
+    reference_ = cached_reference(app_, params_, input_, size_, checksum_);
     chain_.prepare();
   }
   Measurement run_once() override {
@@ -91,7 +91,7 @@ class MapReducePoint final : public PointRunner {
   std::size_t size_;
   std::string checksum_;
   JobChain chain_;
-  const apps::KeyValueList* reference_ = nullptr;
+  std::shared_ptr<const apps::KeyValueList> reference_;
   apps::KeyValueList output_;
   Work work_;
 };
