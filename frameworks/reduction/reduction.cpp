@@ -12,6 +12,7 @@
 #include "frameworks/blocks/cuda_programs.h"
 #include "frameworks/mapreduce/cpu/cpu_runtime.h"
 #include "harness/core/errors.h"
+#include "harness/core/lru_cache.h"
 #include "harness/core/registry.h"
 #include "harness/core/stopwatch.h"
 
@@ -39,21 +40,19 @@ std::uint32_t segment_of(const PointContext& ctx, std::size_t values) {
 // References are computed once per (input, segment) and shared by every
 // variant measured on that input, keyed on its checksum (the address alone
 // could come back holding another dataset).
-const std::vector<double>& cached_reference(std::span<const float> in, std::uint32_t segment,
-                                            const std::string& checksum) {
+std::shared_ptr<const std::vector<double>> cached_reference(std::span<const float> in,
+                                                            std::uint32_t segment,
+                                                            const std::string& checksum) {
   static std::mutex mutex;
-  static std::map<std::tuple<std::string, std::size_t, std::uint32_t>, std::vector<double>> cache;
+  static LruCache<std::tuple<std::string, std::size_t, std::uint32_t>, std::vector<double>> cache(
+      kCachedReferences);
   std::lock_guard lock(mutex);
   const std::string id =
       checksum.empty() ? "address:" + std::to_string(reinterpret_cast<std::uintptr_t>(in.data()))
                        : checksum;
-  auto key = std::make_tuple(id, in.size(), segment);
-  auto it = cache.find(key);
-  if (it == cache.end()) {
-    if (cache.size() > 4) cache.clear();
-    it = cache.emplace(key, reference_sums(in, segment)).first;
-  }
-  return it->second;
+  return cache.get_or_make(std::make_tuple(id, in.size(), segment), [&] {
+    return std::make_shared<const std::vector<double>>(reference_sums(in, segment));
+  });
 }
 
 // What both variants share: reference, validation, work, output dump.
@@ -66,7 +65,7 @@ class SegmentSumPoint : public PointRunner {
         checksum_(ctx.input_checksum),
         out_(values_.size() / segment_) {}
 
-  void prepare() override { reference_ = &cached_reference(values_, segment_, checksum_); }
+  void prepare() override { reference_ = cached_reference(values_, segment_, checksum_); }
   std::string validate_last() override {
     std::vector<double> got(out_.begin(), out_.end());
     return compare_within_tolerance(*reference_, got, policy_);
@@ -82,7 +81,7 @@ class SegmentSumPoint : public PointRunner {
   ValidationPolicy policy_;
   std::string checksum_;
   std::vector<float> out_;
-  const std::vector<double>* reference_ = nullptr;
+  std::shared_ptr<const std::vector<double>> reference_;
 };
 
 // reduction/tree: the kernel above on a GPU backend (or PoCL).
