@@ -2,12 +2,11 @@
 // workloads' line cuts (records.h); one tally a work-group copied back and
 // added on the host (apps/wc.clh).
 #include <limits>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "frameworks/bigkernel/apps/app_kernels.h"
-#include "frameworks/blocks/pinned_array.h"
+#include "frameworks/bigkernel/apps/group_tallies.h"
 #include "frameworks/workloads/outputs.h"
 #include "harness/core/errors.h"
 
@@ -15,8 +14,6 @@ namespace harness::bigkernel {
 namespace {
 
 constexpr std::uint32_t kTallyWords = 2;  // BK_WC_TALLY: lines, words
-
-std::uint64_t groups(std::uint64_t records) { return launch_threads(records) / kGroupSize; }
 
 class WcKernel final : public AppKernel {
  public:
@@ -28,14 +25,11 @@ class WcKernel final : public AppKernel {
   std::uint64_t fixed_bytes(const Params&) const override { return pool_bytes(8); }
   std::string fixed_text() const override { return "an 8 B placeholder"; }
   std::uint64_t side_bytes(std::uint64_t records) const override {
-    return pool_bytes(groups(records) * kTallyWords * 4);
+    return tallies_.side_bytes(records);
   }
   std::string side_text() const override { return "tallies of 8 B a work-group"; }
   void begin_run(const std::vector<Chunk>& chunks, std::uint64_t per_chunk) override {
-    stride_ = groups(per_chunk);
-    tallies_host_->resize(chunks.size() * stride_ * kTallyWords);
-    chunks_ = chunks;
-    copied_out_ = 0;
+    tallies_.begin_run(chunks, per_chunk);
   }
   void enqueue_addrgen(backend::Queue& q, const MappedArgs& mapped, const Chunk& c) override {
     launch_mapped(q, kernel(Mode::addrgen), backend::LaunchShape::cover(c.count, kGroupSize),
@@ -43,30 +37,23 @@ class WcKernel final : public AppKernel {
   }
   void enqueue(backend::Queue& q, Mode mode, const MappedArgs& mapped, std::uint32_t lane,
                std::size_t index, const Chunk& c) override {
-    const std::uint64_t bytes = groups(c.count) * kTallyWords * 4;
-    backend::Buffer& tallies = pool_->get("bk.tallies.lane" + std::to_string(lane), bytes);
+    backend::Buffer& tallies = tallies_.device_buffer(*pool_, lane, c);
     launch_mapped(q, kernel(mode), backend::LaunchShape::cover(c.count, kGroupSize), mapped,
                   unused(), 0u, unused(), static_cast<std::uint32_t>(c.count), tallies);
     q.end_span();
-    q.begin_span("copy_out");
-    q.read_async(tallies_host_->host_buffer(), index * stride_ * kTallyWords * 4, tallies, 0,
-                 bytes);
-    copied_out_ += bytes;
+    tallies_.copy_back(q, tallies, index, c);
   }
   std::unique_ptr<workloads::Output> finish_run() override {
     std::int64_t lines = 0, words = 0;
-    for (std::size_t i = 0; i < chunks_.size(); ++i) {
-      const std::uint32_t* tally = tallies_host_->data() + i * stride_ * kTallyWords;
-      for (std::uint64_t g = 0; g < groups(chunks_[i].count); ++g, tally += kTallyWords) {
-        lines += tally[0];
-        words += tally[1];
-      }
-    }
+    tallies_.for_each([&](const Chunk&, const std::uint32_t* tally) {
+      lines += tally[0];
+      words += tally[1];
+    });
     return std::make_unique<workloads::CountsOutput>(workloads::CountsOutput(
         {{"lines", lines}, {"words", words}, {"bytes", static_cast<std::int64_t>(size_)}}));
   }
-  std::uint64_t copied_out() const override { return copied_out_; }
-  std::string copy_out_ceiling() const override { return d2h_ceiling(tallies_host_->kind()); }
+  std::uint64_t copied_out() const override { return tallies_.copied_out(); }
+  std::string copy_out_ceiling() const override { return tallies_.copy_out_ceiling(); }
 
  protected:
   RecordTable make_records(backend::Device& device, const Params& params, const std::uint8_t* input,
@@ -76,15 +63,14 @@ class WcKernel final : public AppKernel {
   }
   void prepare_app(const Params&, const std::uint8_t*, std::size_t size) override {
     size_ = size;
-    tallies_host_.emplace(*device_);
+    tallies_.prepare(*device_);
   }
   std::string source_file() const override { return "frameworks/bigkernel/apps/wc.clh"; }
   std::string kernel_name() const override { return "bk_wc"; }
 
  private:
-  std::optional<blocks::PinnedArray<std::uint32_t>> tallies_host_;
-  std::vector<Chunk> chunks_;
-  std::uint64_t stride_ = 0, copied_out_ = 0, size_ = 0;  // stride_: tallies a chunk's region holds
+  GroupTallies tallies_{kTallyWords};
+  std::uint64_t size_ = 0;
 };
 
 }  // namespace
