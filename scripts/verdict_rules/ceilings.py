@@ -6,11 +6,10 @@ from __future__ import annotations
 import json
 
 from results_doc import (as_number, axes_order, dataset_size, document_index, find_rate, fmt_num, group_by_device,
-                         line_key, matches, not_skipped, point_ceilings, rate_fraction, series_name,
-                         validation_status)
+                         line_key, matches, not_skipped, point_ceilings, rate_fraction, series_name)
 
 from .registry import rule
-from .selection import at_largest, at_option, is_invalid, place
+from .selection import at_largest, at_option, file_unusable, place
 from .verdict import DOES_NOT_HOLD, HOLDS, NOT_RUN, Verdict, decide, skipped_verdicts, verdict_for, verdict_key
 
 
@@ -49,11 +48,7 @@ def fraction_of_ceiling(spec: dict, points: list[dict]) -> list[Verdict]:
         found, invalid, missing = [], [], []  # found: (point, rate, fraction)
         for p in chosen:
             where = f"{series_name(p)} {place(p)}"
-            if is_invalid(p):
-                invalid.append(f"{where}: status {p.get('status')}, validation {validation_status(p)}")
-                continue
-            if p.get("status") != "ok":
-                missing.append(f"{where} not run ({p.get('error') or p.get('status')})")
+            if file_unusable(p, where, invalid, missing):
                 continue
             r = find_rate(p, name)
             frac = rate_fraction(r) if r else None

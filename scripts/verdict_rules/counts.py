@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import json
 
-from results_doc import fmt_num, group_by_device, matches, not_skipped, series_name, stat, validation_status
+from results_doc import fmt_num, group_by_device, matches, not_skipped, series_name, stat
 
 from .registry import rule
-from .selection import at_largest, at_option, is_invalid, place
+from .selection import at_largest, at_option, file_unusable, invalid_text, is_invalid, place
 from .speedup import choose_baseline
 from .verdict import decide, skipped_verdicts, verdict_for, verdict_key, NOT_RUN, Verdict
 
@@ -50,11 +50,7 @@ def within_factor(spec: dict, points: list[dict]) -> list[Verdict]:
         invalid, measured, outside, missing = [], [], [], []
         for p in group:
             where = f"{series_name(p)} {place(p)}"
-            if is_invalid(p):
-                invalid.append(f"{where}: status {p.get('status')}, validation {validation_status(p)}")
-                continue
-            if p.get("status") != "ok":
-                missing.append(f"{where} not run ({p.get('error') or p.get('status')})")
+            if file_unusable(p, where, invalid, missing):
                 continue
             x, ref = stat(p, metric), stat(p, of)
             if x is None or ref is None or ref <= 0:
@@ -115,11 +111,7 @@ def counter_exceeds(spec: dict, points: list[dict]) -> list[Verdict]:
         invalid, measured, below, missing = [], [], [], []
         for p in chosen:
             where = f"{series_name(p)} {place(p)}"
-            if is_invalid(p):
-                invalid.append(f"{where}: status {p.get('status')}, validation {validation_status(p)}")
-                continue
-            if p.get("status") != "ok":
-                missing.append(f"{where} not run ({p.get('error') or p.get('status')})")
+            if file_unusable(p, where, invalid, missing):
                 continue
             values = [(stat(p, n), n[len("counter:"):]) for n in names]
             values = [(v, n) for v, n in values if v is not None]
@@ -132,7 +124,7 @@ def counter_exceeds(spec: dict, points: list[dict]) -> list[Verdict]:
                 continue
             bwhere = f"{series_name(b)} {place(b)}"
             if is_invalid(b):
-                invalid.append(f"baseline {bwhere}: status {b.get('status')}, validation {validation_status(b)}")
+                invalid.append(f"baseline {bwhere}: {invalid_text(b)}")
                 continue
             ref = stat(b, of)
             if ref is None or ref <= 0:

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 
 from results_doc import (axes_order, dataset_size, fmt_num, group_by_device, matches, merge_phase_orders,
-                         not_skipped, stat, validation_status)
+                         not_skipped, stat)
 
 from .registry import rule
-from .selection import at_largest, at_option, is_invalid, place
+from .selection import at_largest, at_option, invalid_text, is_invalid, place
 from .verdict import NOT_RUN, Verdict, decide, skipped_verdicts, verdict_for, verdict_key
 
 
@@ -52,7 +52,7 @@ def _extreme_phase(spec: dict, points: list[dict], smallest: bool) -> list[Verdi
         measured, other, invalid, missing = [], [], [], []
         for p in chosen:
             if is_invalid(p):
-                invalid.append(f"{place(p)}: status {p.get('status')}, validation {validation_status(p)}")
+                invalid.append(f"{place(p)}: {invalid_text(p)}")
                 continue
             times = {ph: stat(p, ph) for ph in merge_phase_orders([p]) if ph not in exclude}
             times = {ph: t for ph, t in times.items() if t is not None}

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import statistics
 
-from results_doc import (fmt_num, group_by_device, line_key, matches, not_skipped, stat, validation_status,
+from results_doc import (fmt_num, group_by_device, line_key, matches, not_skipped, stat,
                          value_text, x_value)
 
 from .registry import rule
-from .selection import is_invalid, place
+from .selection import invalid_text, is_invalid, place
 from .verdict import NOT_RUN, Verdict, decide, skipped_verdicts, verdict_for, verdict_key
 
 
@@ -40,7 +40,7 @@ def model_error(spec: dict, points: list[dict]) -> list[Verdict]:
         series: dict[str, dict[float, list[tuple]]] = {}
         for p in group:
             if is_invalid(p):
-                invalid.append(f"{place(p)}: status {p.get('status')}, validation {validation_status(p)}")
+                invalid.append(f"{place(p)}: {invalid_text(p)}")
                 continue
             pv, mv, xv = stat(p, pred_m), stat(p, meas_m), x_value(p, x)
             if p.get("status") != "ok" or pv is None or mv is None or not mv > 0 or xv is None:

@@ -49,3 +49,21 @@ def at_option(spec: dict) -> str:
 def is_invalid(p: dict) -> bool:
     """Ran but is not a validated result: failed, or ok without a passed validation."""
     return p.get("status") == "failed" or (p.get("status") == "ok" and validation_status(p) != "passed")
+
+
+def invalid_text(p: dict) -> str:
+    """Why an is_invalid point is: its status and validation."""
+    return f"status {p.get('status')}, validation {validation_status(p)}"
+
+
+def file_unusable(p: dict, where: str, invalid: list, missing: list) -> bool:
+    """Files a point that gives no measurement, as `where` says: in `invalid`
+    when it ran without a validated result, in `missing` when it did not run.
+    True when it did (the caller skips it)."""
+    if is_invalid(p):
+        invalid.append(f"{where}: {invalid_text(p)}")
+        return True
+    if p.get("status") != "ok":
+        missing.append(f"{where} not run ({p.get('error') or p.get('status')})")
+        return True
+    return False
