@@ -18,7 +18,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstring>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -29,10 +28,10 @@
 #include "frameworks/hashtable/paging_bound.h"
 #include "frameworks/hashtable/sepo_app.h"
 #include "frameworks/workloads/workload_point.h"
+#include "harness/core/ceilings.h"
 #include "harness/core/errors.h"
 #include "harness/core/parallel.h"
 #include "harness/core/sizes.h"
-#include "harness/core/stats.h"
 #include "harness/core/stopwatch.h"
 
 namespace harness::hashtable {
@@ -454,38 +453,15 @@ class SepoPoint final : public workloads::WorkloadPoint {
     return m;
   }
 
-  // The pinned copy rates, measured as the harness's h2d_pinned and
-  // d2h_pinned ceilings are (harness/core/ceilings.cpp: a pinned host buffer
-  // copied whole, the median of timed copies; a point does not see the
+  // The pinned copy rates: the harness's h2d_pinned and d2h_pinned ceilings
+  // measured again here (harness/core/ceilings.h; a point does not see the
   // document's ceilings), of 64 MiB (where a GPU's pinned copies reach their
   // rate; the ceilings copy 16 MiB in the ci preset, 1 GiB on a GPU).
   void measure_link() {
-    const std::size_t bytes = std::size_t{64} << 20;
-    backend::Buffer dev = device_->allocate(bytes);
-    backend::HostBuffer host = device_->allocate_host(bytes, backend::HostMemory::pinned);
-    std::memset(host.data(), 1, bytes);
-    backend::Queue& q = device_->queue();
-    q.write(dev, 0, host.data(), bytes);  // first touch
-    q.read(host.data(), dev, 0, bytes);
-    q.finish();
-    q.take_spans();
-    std::vector<double> h2d, d2h;
-    for (int r = 0; r < 5; ++r) {
-      q.begin_span("h2d");
-      q.write(dev, 0, host.data(), bytes);
-      q.end_span();
-      q.begin_span("d2h");
-      q.read(host.data(), dev, 0, bytes);
-      q.end_span();
-      for (const backend::TimedSpan& s : q.take_spans())
-        (s.name == "h2d" ? h2d : d2h).push_back(s.milliseconds);
+    for (const nlohmann::json& c : measure_copies(*device_, std::size_t{64} << 20)) {
+      if (c["name"] == "h2d_pinned") h2d_gbs_ = c["value"].get<double>();
+      if (c["name"] == "d2h_pinned") d2h_gbs_ = c["value"].get<double>();
     }
-    const auto rate = [bytes](std::vector<double> ms) {
-      const double t = stats::median(std::move(ms));
-      return t > 0 ? static_cast<double>(bytes) / 1e6 / t : 0.0;
-    };
-    h2d_gbs_ = rate(h2d);
-    d2h_gbs_ = rate(d2h);
   }
 
   // After the traced run: false when the trace outgrew its buffer (grown to

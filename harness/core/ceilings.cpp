@@ -26,7 +26,8 @@ Probes& probes() {
   return p;
 }
 
-// The copies every backend can do through its queue.
+}  // namespace
+
 nlohmann::json measure_copies(backend::Device& device, std::size_t bytes, int reps) {
   auto& q = device.queue();
   backend::Buffer a = device.allocate(bytes), b = device.allocate(bytes);
@@ -90,8 +91,6 @@ nlohmann::json measure_copies(backend::Device& device, std::size_t bytes, int re
        host_copy("d2h_pinned", "device-to-host", pinned),
        host_copy("d2h_pageable", "device-to-host", pageable)});
 }
-
-}  // namespace
 
 void register_ceiling_probe(const std::string& name, CeilingProbe probe) {
   Probes& p = probes();

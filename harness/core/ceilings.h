@@ -42,4 +42,8 @@ std::vector<std::string> ceiling_probe_names();
 // that fails is reported on stderr (one line naming it, the device and the
 // reason) and skipped; the other ceilings are kept.
 nlohmann::json measure_ceilings(backend::Device& device, std::size_t bytes, int reps = 5);
+
+// The first five of those alone: the copies every backend can do through its
+// queue (d2d_copy, h2d_pinned, h2d_pageable, d2h_pinned, d2h_pageable).
+nlohmann::json measure_copies(backend::Device& device, std::size_t bytes, int reps = 5);
 }  // namespace harness
