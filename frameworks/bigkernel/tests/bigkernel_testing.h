@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,38 @@ inline double phase_ms(const Measurement& m, const std::string& phase) {
     if (p.name == phase) return p.ms;
   }
   return -1;
+}
+
+// A test's run of one variant on an input with a GPU memory budget (0: none),
+// and the budget that gives each variant several rounds of its inputs.
+using RunVariant = std::function<PointRun(const std::string& variant, const std::string& input,
+                                          std::uint64_t budget, int repetitions)>;
+using VariantBudget = std::function<std::uint64_t(const std::string& variant)>;
+
+// Every variant that runs on `device` answers `input` right in rounds of its
+// budget, the last one short, and with no budget in one round.
+inline void expect_short_last_round_and_one_round(backend::Device& device, const std::string& input,
+                                                  const RunVariant& run,
+                                                  const VariantBudget& budget) {
+  for (const std::string& variant : kBigKernelVariants) {
+    if (!bigkernel_runs_here(device, variant)) continue;
+    SCOPED_TRACE(variant);
+    EXPECT_EQ(run(variant, input, budget(variant), 1).validation, "");
+    const PointRun whole = run(variant, input, 0, 1);
+    EXPECT_EQ(whole.validation, "");
+    EXPECT_EQ(bigkernel_rounds(whole.measurement), 1);
+  }
+}
+
+// Every variant that runs on `device` answers an empty input, in no round.
+inline void expect_empty_input_in_no_round(backend::Device& device, const RunVariant& run,
+                                           const VariantBudget& budget) {
+  for (const std::string& variant : kBigKernelVariants) {
+    if (!bigkernel_runs_here(device, variant)) continue;
+    const PointRun r = run(variant, "", budget(variant), 2);
+    EXPECT_EQ(r.validation, "") << variant;
+    EXPECT_EQ(bigkernel_rounds(r.measurement), 0) << variant;
+  }
 }
 
 }  // namespace harness::testing

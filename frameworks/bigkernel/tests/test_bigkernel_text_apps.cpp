@@ -61,6 +61,14 @@ class BigKernelTextAppTest : public DeviceAppTest {
     namespace ts = workloads::test_support;
     return ts::read_file(ts::source_dir() / "frameworks/workloads" / folder / "examples/small.txt");
   }
+  // run() and budget() for the shared checks of bigkernel_testing.h.
+  RunVariant run_variant() {
+    return [this](const std::string& variant, const std::string& input, std::uint64_t budget,
+                  int repetitions) { return run(variant, input, budget, {}, repetitions); };
+  }
+  VariantBudget variant_budget() const {
+    return [this](const std::string& variant) { return budget(variant); };
+  }
 };
 
 TEST_P(BigKernelTextAppTest, EveryVariantInSeveralRounds) {
@@ -143,14 +151,7 @@ TEST_P(BigKernelTextAppTest, PatternsOnAndOffGiveTheSameAnswer) {
 TEST_P(BigKernelTextAppTest, ShortLastRoundAndOneRound) {
   const TextApp a = text_app(app_name());
   const std::string input = generate(a.dataset, a.record_bytes * 3001, 7);
-  for (const std::string& variant : kBigKernelVariants) {
-    if (!bigkernel_runs_here(*device_, variant)) continue;
-    SCOPED_TRACE(variant);
-    EXPECT_EQ(run(variant, input, budget(variant), {}, 1).validation, "");
-    const PointRun whole = run(variant, input, 0, {}, 1);
-    EXPECT_EQ(whole.validation, "");
-    EXPECT_EQ(bigkernel_rounds(whole.measurement), 1);
-  }
+  expect_short_last_round_and_one_round(*device_, input, run_variant(), variant_budget());
 }
 
 // The hand-written example (opinion-finder: a word ending at byte 145, UTF-8,
@@ -171,12 +172,7 @@ TEST_P(BigKernelTextAppTest, HandWrittenExampleInManyRounds) {
 }
 
 TEST_P(BigKernelTextAppTest, EmptyInput) {
-  for (const std::string& variant : kBigKernelVariants) {
-    if (!bigkernel_runs_here(*device_, variant)) continue;
-    const PointRun r = run(variant, "", budget(variant));
-    EXPECT_EQ(r.validation, "") << variant;
-    EXPECT_EQ(bigkernel_rounds(r.measurement), 0) << variant;
-  }
+  expect_empty_input_in_no_round(*device_, run_variant(), variant_budget());
 }
 
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(BigKernelTextAppTest);

@@ -65,6 +65,14 @@ class BigKernelVariableAppTest : public DeviceAppTest {
     for (int i = 0; line.size() < 6000; ++i) line += i % 7 ? "word " : "\t";
     return line + "\n";
   }
+  // run() and budget() for the shared checks of bigkernel_testing.h.
+  RunVariant run_variant() {
+    return [this](const std::string& variant, const std::string& input, std::uint64_t budget,
+                  int repetitions) { return run(variant, input, budget, {}, repetitions); };
+  }
+  VariantBudget variant_budget() const {
+    return [this](const std::string& variant) { return budget(variant); };
+  }
 };
 
 TEST_P(BigKernelVariableAppTest, EveryVariantInSeveralRounds) {
@@ -130,14 +138,7 @@ TEST_P(BigKernelVariableAppTest, RecordPatternsOnAndOff) {
 // A record count that leaves a short last round, and the whole input in one.
 TEST_P(BigKernelVariableAppTest, ShortLastRoundAndOneRound) {
   const std::string input = generate(dataset(), 100'003, 7);
-  for (const std::string& variant : kBigKernelVariants) {
-    if (!bigkernel_runs_here(*device_, variant)) continue;
-    SCOPED_TRACE(variant);
-    EXPECT_EQ(run(variant, input, budget(variant), {}, 1).validation, "");
-    const PointRun whole = run(variant, input, 0, {}, 1);
-    EXPECT_EQ(whole.validation, "");
-    EXPECT_EQ(bigkernel_rounds(whole.measurement), 1);
-  }
+  expect_short_last_round_and_one_round(*device_, input, run_variant(), variant_budget());
 }
 
 // A record of 6000 B among records of about 100 (wc's pieces: 512 B) where a
@@ -200,12 +201,7 @@ TEST_P(BigKernelVariableAppTest, EveryTransactionAtX) {
 }
 
 TEST_P(BigKernelVariableAppTest, EmptyInput) {
-  for (const std::string& variant : kBigKernelVariants) {
-    if (!bigkernel_runs_here(*device_, variant)) continue;
-    const PointRun r = run(variant, "", budget(variant));
-    EXPECT_EQ(r.validation, "") << variant;
-    EXPECT_EQ(bigkernel_rounds(r.measurement), 0) << variant;
-  }
+  expect_empty_input_in_no_round(*device_, run_variant(), variant_budget());
 }
 
 // A budget that holds rounds of the generated records but not one of the
