@@ -13,10 +13,12 @@
 #include <mutex>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "datasets/dataset.h"
 #include "frameworks/hashtable/hashtable.h"
+#include "frameworks/hashtable/tests/netflix_records.h"
 #include "frameworks/workloads/tests/family_point_testing.h"
 #include "harness/backend/tests/device_fixture.h"
 #include "harness/core/errors.h"
@@ -25,24 +27,6 @@
 
 namespace harness::testing {
 namespace {
-
-// `n` netflix records; record i rates users pair(i) with ratings from i.
-template <class Pair>
-std::string ratings(std::uint32_t n, Pair pair) {
-  std::string data(std::size_t{n} * 40, '\0');
-  for (std::uint32_t i = 0; i < n; ++i) {
-    char* r = data.data() + std::size_t{i} * 40;
-    const auto [a, b] = pair(i);
-    const auto ra = static_cast<std::uint16_t>(1 + i % 5);
-    const auto rb = static_cast<std::uint16_t>(1 + (i / 5) % 5);
-    std::memcpy(r, &i, 4);
-    std::memcpy(r + 4, &a, 4);
-    std::memcpy(r + 8, &b, 4);
-    std::memcpy(r + 12, &ra, 2);
-    std::memcpy(r + 14, &rb, 2);
-  }
-  return data;
-}
 
 // `n` patent-citation records; record i is (citing(i), cited(i)).
 template <class Pair>

@@ -6,12 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "datasets/dataset.h"
 #include "frameworks/hashtable/paging_bound.h"
+#include "frameworks/hashtable/tests/netflix_records.h"
 #include "frameworks/workloads/tests/family_point_testing.h"
 #include "harness/backend/tests/device_fixture.h"
 #include "harness/core/errors.h"
@@ -138,18 +139,9 @@ TEST_P(PagingBoundTest, TheTracedInsertRecordsEveryRecordAndValidates) {
 TEST_P(PagingBoundTest, ASmallTraceBufferIsGrownAndTheRunRepeated) {
   // 20,000 records of 400 pairs: long chains in few buckets make more than
   // the first capacity's 4 accesses a record.
-  std::string input(std::size_t{20000} * 40, '\0');
-  for (std::uint32_t i = 0; i < 20000; ++i) {
-    char* r = input.data() + std::size_t{i} * 40;
-    const std::uint32_t a = i % 400, b = 1000 + i % 400;
-    const auto ra = static_cast<std::uint16_t>(1 + i % 5);
-    const auto rb = static_cast<std::uint16_t>(1 + (i / 5) % 5);
-    std::memcpy(r, &i, 4);
-    std::memcpy(r + 4, &a, 4);
-    std::memcpy(r + 8, &b, 4);
-    std::memcpy(r + 12, &ra, 2);
-    std::memcpy(r + 14, &rb, 2);
-  }
+  const std::string input = ratings(20000, [](std::uint32_t i) {
+    return std::pair<std::uint32_t, std::uint32_t>{i % 400, 1000 + i % 400};
+  });
   const Params params = {{"page_bytes", "1024"}, {"bucket_group", "64"}, {"buckets", "64"}};
   const PointRun r =
       run_point(*device_, "hashtable", "combining-paging-bound", "netflix", input, 0, params, 1);
