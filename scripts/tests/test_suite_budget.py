@@ -14,6 +14,15 @@ import suite_budget
 
 
 class SuiteBudgetTest(unittest.TestCase):
+    def spec_and_reference_dirs(self):
+        """Empty folders for specs and reference documents, removed after the test."""
+        tmp = tempfile.mkdtemp(prefix="budget-test-")
+        self.addCleanup(shutil.rmtree, tmp)
+        specs, ref = os.path.join(tmp, "specs"), os.path.join(tmp, "ref")
+        os.makedirs(specs)
+        os.makedirs(ref)
+        return specs, ref
+
     def test_the_gpu_suite_fits_the_budget(self):
         specs = suite_budget.load_specs()
         times = suite_budget.experiment_times("gpu", specs)
@@ -28,11 +37,7 @@ class SuiteBudgetTest(unittest.TestCase):
                          "past about 30 s per backend: say why in the spec's gpu_time_note")
 
     def test_an_experiment_past_the_budget_fails_it(self):
-        tmp = tempfile.mkdtemp(prefix="budget-test-")
-        self.addCleanup(shutil.rmtree, tmp)
-        specs, ref = os.path.join(tmp, "specs"), os.path.join(tmp, "ref")
-        os.makedirs(specs)
-        os.makedirs(ref)
+        specs, ref = self.spec_and_reference_dirs()
         for i in ("x.fast", "x.slow", "x.new"):
             C.write_json(os.path.join(specs, i + ".json"), {"id": i})
         def doc(i, preset, wall):
@@ -68,11 +73,7 @@ class SuiteBudgetTest(unittest.TestCase):
         self.assertEqual(suite_budget.main(args + ["--budget-min", "40"]), 0)
 
     def test_a_changed_preset_counts_its_estimate_until_measured(self):
-        tmp = tempfile.mkdtemp(prefix="budget-test-")
-        self.addCleanup(shutil.rmtree, tmp)
-        specs, ref = os.path.join(tmp, "specs"), os.path.join(tmp, "ref")
-        os.makedirs(specs)
-        os.makedirs(ref)
+        specs, ref = self.spec_and_reference_dirs()
         spec = {"id": "x.a", "runs": [{"framework": "f", "variants": ["v"], "apps": ["a"]}],
                 "sizes": {"gpu": ["1MiB"]}, "axes": {"n": {"gpu": [1, 2]}},
                 "gpu_memory_budget": {"gpu": "1MiB"}}
