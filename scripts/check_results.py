@@ -149,15 +149,20 @@ def _point_errors(i: int, p: dict) -> list[tuple[list, str]]:
             errors.append((["points", i, "rates", r, "fraction"],
                            f"rate {rate.get('name')!r}: fraction {fraction!r} without a ceiling_value"))
 
+    # An axis is a parameter of the variant or app (params) or of the
+    # dataset's generator (dataset.params, e.g. kv-pairs key_bytes).
     axes = p.get("axes")
     params = p.get("params") if isinstance(p.get("params"), dict) else {}
+    dataset = p.get("dataset") if isinstance(p.get("dataset"), dict) else {}
+    generator_params = dataset.get("params") if isinstance(dataset.get("params"), dict) else {}
     if isinstance(axes, dict):
         for name, value in axes.items():
-            if name not in params:
-                errors.append((["points", i, "axes", name], f"axis {name!r} is not in params"))
-            elif _as_text(params[name]) != _as_text(value):
+            where, given = ("params", params) if name in params else ("dataset.params", generator_params)
+            if name not in given:
+                errors.append((["points", i, "axes", name], f"axis {name!r} is not in params or dataset.params"))
+            elif _as_text(given[name]) != _as_text(value):
                 errors.append((["points", i, "axes", name],
-                               f"axis {name}={_as_text(value)} but params has {name}={_as_text(params[name])}"))
+                               f"axis {name}={_as_text(value)} but {where} has {name}={_as_text(given[name])}"))
 
     devices = p.get("devices")
     if isinstance(devices, list) and devices and isinstance(devices[0], dict):

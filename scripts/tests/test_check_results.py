@@ -156,6 +156,20 @@ class CheckResultsTest(unittest.TestCase):
             with self.subTest(name):
                 self.v2_fails(name, mutate, text)
 
+    def test_axis_of_the_dataset_generator_is_checked_in_dataset_params(self):
+        def generator_axis(d, value):
+            point = d["points"][0]
+            point["axes"]["key_bytes"] = "16"
+            point["dataset"]["params"] = {"key_bytes": value, "value_bytes": "4"}
+        doc = C.load_example_v2()
+        generator_axis(doc, "16")
+        r = run(C.write_json(self.path("generator_axis.json"), doc))
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.v2_fails("generator_axis_differs", lambda d: generator_axis(d, "64"),
+                      "axis key_bytes=16 but dataset.params has key_bytes=64")
+        self.v2_fails("generator_axis_missing", lambda d: d["points"][0]["axes"].__setitem__("key_bytes", "16"),
+                      "axis 'key_bytes' is not in params or dataset.params")
+
     def test_unreadable_and_non_json_exit_2(self):
         with open(self.path("junk.json"), "w") as f:
             f.write("{ not json")
