@@ -77,7 +77,8 @@ def runs_text(spec: dict) -> list[str]:
         apps = ", ".join(r.get("apps") or [])
         params = r.get("params") or {}
         fixed = (" with " + ", ".join(f"{k}={v}" for k, v in params.items())) if params else ""
-        out.append(f"{variants} on {apps}{fixed}")
+        only = f" (presets {', '.join(r['presets'])} only)" if r.get("presets") else ""
+        out.append(f"{variants} on {apps}{fixed}{only}")
     return out
 
 

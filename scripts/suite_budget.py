@@ -12,7 +12,11 @@ preset has changed since its document was measured (its runs, sizes, axes or
 GPU memory budget differ from the document's points), has no measured cost:
 its "gpu_estimate_s" (seconds of the whole experiment over its backends,
 with the basis in "gpu_time_note") counts instead, listed as an estimate
-until a run of it is checked in; without one the check fails. The test in
+until a run of it is checked in; without one the check fails. A preset that
+only drops what its document measured (runs, sizes or axis values: a sweep
+moved to the full preset) costs what the document measured less the dropped
+points' own wall time (those it measured, not reused from another experiment;
+scaled down where its points' times overlapped), listed as "trimmed". The test in
 scripts/tests/test_suite_budget.py fails when the sum passes the budget, so a
 new experiment's gpu preset has to fit the suite.
 
@@ -62,6 +66,7 @@ def spec_plan(spec: dict, preset: str) -> dict:
     (framework, variant, app) triples, each app's size labels, the axes'
     values (as strings) and the GPU memory budget in bytes (None: none)."""
     runs = {(r["framework"], v, a) for r in spec.get("runs") or []
+            if preset in (r.get("presets") or [preset])
             for v in r.get("variants") or [] for a in r.get("apps") or []}
     default = sorted((spec.get("sizes") or {}).get(preset) or ["-"])
     per_app = {a: sorted((d.get("sizes") or {}).get(preset) or [])
@@ -114,6 +119,69 @@ def changes(spec: dict, doc: dict, preset: str) -> list[str]:
     return out
 
 
+def _point_seconds(p: dict) -> float | None:
+    w = (p.get("wall_s") or {}).get("total") if isinstance(p.get("wall_s"), dict) else None
+    return float(w) if isinstance(w, (int, float)) and not isinstance(w, bool) else None
+
+
+def plan_keeps(plan: dict, p: dict) -> bool:
+    """Whether a preset's plan (spec_plan) runs the document point `p`: its
+    run, its size and its axis values (those the spec lists literally)."""
+    if (p.get("framework"), p.get("variant"), p.get("app")) not in plan["runs"]:
+        return False
+    if ((p.get("dataset") or {}).get("label") or "-") not in plan["sizes"].get(p.get("app"), []):
+        return False
+    axes = p.get("axes") or {}
+    return all(str(axes[k]) in values for k, values in plan["axes"].items()
+               if k in axes and not {"pow2", "range"} & set(values))
+
+
+def orphaned_seconds(i: str, doc: dict, plans: dict) -> float:
+    """Wall time of the points experiment i's document reused from an earlier
+    experiment whose preset no longer runs them: i measures them itself now
+    (a reused point carries the wall time it cost where it was measured)."""
+    out = 0.0
+    for p in doc.get("points") or []:
+        producer = p.get("reused_from")
+        if producer in plans and plan_keeps(plans[i], p) and not plan_keeps(plans[producer], p):
+            out += _point_seconds(p) or 0.0
+    return out
+
+
+def trimmed_seconds(spec: dict, doc: dict, preset: str) -> tuple[float, str] | None:
+    """(seconds, why) when the spec's preset only drops runs, sizes or axis
+    values that the document measured: the document's wall time less the
+    time of the dropped points it measured itself (a point reused from an
+    earlier experiment cost it nothing). Where the measured points' times sum
+    past the document's wall time (program builds overlap), the dropped time
+    is scaled by wall / sum. None when the preset adds anything, changes the
+    GPU memory budget, or the document's points carry no wall times."""
+    want, have = spec_plan(spec, preset), doc_plan(doc)
+    if not want["runs"] or not want["runs"] <= have["runs"]:
+        return None
+    if any(not set(labels) <= set(have["sizes"].get(app, [])) for app, labels in want["sizes"].items()):
+        return None
+    literal = {k: set(v) for k, v in want["axes"].items() if k in have["axes"] and "pow2" not in v}
+    if any(not values <= set(have["axes"][k]) for k, values in literal.items()):
+        return None
+    if want["budget"] is not None and have["budget"] is not None and want["budget"] != have["budget"]:
+        return None
+    wall = wall_seconds(doc)
+    points = doc.get("points") or []
+    if wall is None or any(_point_seconds(p) is None for p in points if p.get("status") != "skipped"):
+        return None
+
+    def kept(p: dict) -> bool:
+        return plan_keeps(want, p)
+
+    measured = [p for p in points if "reused_from" not in p and p.get("status") != "skipped"]
+    spent = sum(_point_seconds(p) for p in measured)
+    dropped = sum(_point_seconds(p) for p in measured if not kept(p))
+    scale = min(1.0, wall / spent) if spent > 0 else 0.0
+    gone = len([p for p in points if not kept(p)])
+    return wall - dropped * scale, f"trimmed: {gone} of {len(points)} points dropped, {dropped * scale:.1f} s"
+
+
 def load_specs(specs: str = SPECS) -> dict:
     out = {}
     for path in sorted(glob.glob(os.path.join(specs, "*.json"))):
@@ -156,10 +224,17 @@ def experiment_times(preset: str, specs: dict, reference: str = REFERENCE) -> di
         if s is not None and (found[exp["id"]][0] is None or s > found[exp["id"]][0]):
             found[exp["id"]] = (s, os.path.relpath(path, ROOT), backends_run(doc), doc)
     times = {}
+    plans = {i: spec_plan(spec, preset) for i, spec in specs.items() if "runs" in spec}
     for i, (s, path, n, doc) in found.items():
         changed = changes(specs[i], doc, preset) if doc is not None else ["no reference document"]
-        if not changed:
-            times[i] = (s, path, n)
+        trimmed = trimmed_seconds(specs[i], doc, preset) if changed and doc is not None else None
+        if not changed or trimmed is not None:
+            why = [] if trimmed is None else [trimmed[1]]
+            s = s if trimmed is None else trimmed[0]
+            orphaned = orphaned_seconds(i, doc, plans) if i in plans else 0.0
+            if orphaned > 0:
+                why.append(f"{orphaned:.1f} s of points no longer measured where they were reused from")
+            times[i] = (s + orphaned, path + (f" ({'; '.join(why)})" if why else ""), n)
             continue
         estimate = specs[i].get(f"{preset}_estimate_s")
         why = "; ".join(changed)

@@ -457,6 +457,42 @@ TEST_F(RunnerTest, TheFullPresetTakesTheGpuValuesUnlessNamed) {
       UsageError);
 }
 
+TEST_F(RunnerTest, ARunTakesPartOnlyInThePresetsItNames) {
+  Experiment e = parse_experiment(
+      spec_with(R"("runs": [{"framework": "test", "variants": ["counting"], "apps": ["wordcount"]},
+                            {"framework": "cpu", "variants": ["default"], "apps": ["wordcount"],
+                             "presets": ["ci", "full", "paper"]}])"),
+      "inline");
+  EXPECT_TRUE(e.runs[0].in_preset("gpu"));
+  EXPECT_FALSE(e.runs[1].in_preset("gpu"));
+  EXPECT_TRUE(e.runs[1].in_preset("full"));
+  const auto keys_at = [&](const std::string& preset) {
+    RunOptions o;
+    o.preset = preset;
+    o.out_path = dir_ / ("presets-" + preset + ".json");
+    o.data_dir = dir_ / "data";
+    EXPECT_EQ(run_experiment(e, o).exit_code(), 0) << preset;
+    std::set<std::string> keys;
+    for (const auto& p : read(o.out_path)["points"]) keys.insert(p["key"].get<std::string>());
+    return keys;
+  };
+  const std::set<std::string> ci = keys_at("ci");
+  EXPECT_EQ(ci.size(), 2u);
+  EXPECT_TRUE(ci.count("cpu/default/wordcount/cpu:0/text-zipf/1KiB"));
+  // The gpu preset runs the counting variant only (at its own size).
+  const std::set<std::string> gpu = keys_at("gpu");
+  ASSERT_EQ(gpu.size(), 1u);
+  EXPECT_EQ(gpu.begin()->rfind("test/counting/wordcount/", 0), 0u) << *gpu.begin();
+
+  const std::string one = R"("runs": [{"framework": "test", "variants": ["counting"],
+                                        "apps": ["wordcount"], "presets": )";
+  // An unknown preset, none, and a preset (full) that no run takes part in.
+  for (const char* bad : {R"(["gpu", "fast"]}])", R"([]}])", R"(["ci", "gpu", "paper"]}])"}) {
+    EXPECT_THROW(parse_experiment(spec_with(one + bad), "x"), UsageError) << bad;
+  }
+  EXPECT_NO_THROW(parse_experiment(spec_with(one + R"(["ci", "gpu", "full", "paper"]}])"), "x"));
+}
+
 nlohmann::json only_point(const fs::path& p) {
   std::ifstream in(p);
   return nlohmann::json::parse(in)["points"][0];

@@ -112,14 +112,17 @@ ResumeTarget resume_target(const Experiment& e, const std::string& preset,
                            std::optional<backend::Kind> backend, nlohmann::json environment) {
   std::optional<std::string> restriction;
   if (backend) restriction = backend::kind_name(*backend);
-  return ResumeTarget{e.id, preset, backends_used(e, backend), restriction, std::move(environment)};
+  return ResumeTarget{e.id, preset, backends_used(e, preset, backend), restriction,
+                      std::move(environment)};
 }
 
-std::set<std::string> backends_used(const Experiment& e, std::optional<backend::Kind> restriction) {
+std::set<std::string> backends_used(const Experiment& e, const std::string& preset,
+                                    std::optional<backend::Kind> restriction) {
   using backend::Kind;
   const auto compiled = backend::compiled_kinds();
   std::set<std::string> out;
   for (const auto& run : e.runs) {
+    if (!run.in_preset(preset)) continue;
     for (const auto& vname : run.variants) {
       const VariantInfo& v = Registry::instance().find_variant(run.framework, vname);
       for (Kind kind : v.backends) {

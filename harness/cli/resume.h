@@ -42,9 +42,11 @@ ResumeCheck check_resume(const nlohmann::json& doc, const ResumeTarget& target);
 // The same for a file: no file gives {false, ""}; an unreadable one a reason.
 ResumeCheck check_resume_file(const std::string& path, const ResumeTarget& target);
 
-// Backends a run of `e` would use: each variant's backends that are compiled
-// in, cut down to the restriction (cpu baselines always run).
-std::set<std::string> backends_used(const Experiment& e, std::optional<backend::Kind> restriction);
+// Backends a run of `e` at `preset` would use: the backends of the variants
+// of its runs in that preset that are compiled in, cut down to the
+// restriction (cpu baselines always run).
+std::set<std::string> backends_used(const Experiment& e, const std::string& preset,
+                                    std::optional<backend::Kind> restriction);
 
 // Results file name of an experiment: <id>.json, or <id>@<backend>.json under
 // a --backend restriction so that per-backend runs can share a folder.

@@ -364,6 +364,16 @@ Experiment parse_experiment(const std::string& text, const std::string& origin) 
         run.params[k] = v.is_string() ? v.get<std::string>() : v.dump();
       }
     }
+    if (r.contains("presets")) {
+      run.presets = string_list(r, "presets", origin);
+      for (const auto& p : run.presets) {
+        const bool known = p == kFull || std::any_of(std::begin(kPresets), std::end(kPresets),
+                                                     [&](const char* k) { return p == k; });
+        if (!known)
+          throw UsageError(origin + ": runs[" + std::to_string(e.runs.size()) +
+                           "].presets: unknown preset '" + p + "' (known: ci, gpu, full, paper)");
+      }
+    }
     for (const auto& v : run.variants) {
       const VariantInfo& info = reg.find_variant(run.framework, v);
       for (const auto& app : run.apps) {
@@ -393,6 +403,11 @@ Experiment parse_experiment(const std::string& text, const std::string& origin) 
     e.runs.push_back(std::move(run));
   }
   if (e.runs.empty()) throw UsageError(origin + ": 'runs' is empty");
+  for (const char* preset : {"ci", "gpu", kFull, "paper"}) {
+    if (std::none_of(e.runs.begin(), e.runs.end(),
+                     [&](const ExperimentRun& r) { return r.in_preset(preset); }))
+      throw UsageError(origin + ": no run takes part in the " + preset + " preset (runs' presets)");
+  }
 
   if (j.contains("measurement"))
     e.measurement =

@@ -2,6 +2,7 @@
 // embedded in the binary (a user's own spec can be given by path).
 #pragma once
 
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -17,6 +18,14 @@ struct ExperimentRun {
   std::vector<std::string> variants;
   std::vector<std::string> apps;
   Params params;  // overrides of the variants' defaults
+  // The presets the run takes part in (the spec's "presets"; empty: every
+  // one). A run left out of the gpu preset keeps the 30-minute suite short
+  // while `full` and `paper` still run it.
+  std::vector<std::string> presets;
+
+  bool in_preset(const std::string& preset) const {
+    return presets.empty() || std::find(presets.begin(), presets.end(), preset) != presets.end();
+  }
 };
 
 // A swept parameter: its values per preset, expanded from the spec's forms

@@ -244,6 +244,7 @@ RunSummary run_experiment(const Experiment& e, const RunOptions& o) {
   std::vector<Target> targets;
   std::vector<backend::Device*> used;
   for (const auto& run : e.runs) {
+    if (!run.in_preset(o.preset)) continue;
     for (const auto& vname : run.variants) {
       const VariantInfo& v = Registry::instance().find_variant(run.framework, vname);
       // The variant's targets on one backend: apps x axis values.

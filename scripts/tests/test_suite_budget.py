@@ -104,6 +104,76 @@ class SuiteBudgetTest(unittest.TestCase):
             self.assertEqual(time()[0], 50.0)
             self.assertTrue(time()[1].startswith("estimate"))
 
+    def test_a_trimmed_preset_costs_what_its_kept_points_measured(self):
+        specs, ref = self.spec_and_reference_dirs()
+        spec = {"id": "x.t", "runs": [{"framework": "f", "variants": ["v", "w"], "apps": ["a"]}],
+                "sizes": {"gpu": ["1MiB", "2MiB"]}, "axes": {"n": {"gpu": [1, 2]}}}
+        C.write_json(os.path.join(specs, "x.t.json"), spec)
+
+        def point(variant, label, n, seconds, reused=False):
+            p = {"framework": "f", "variant": variant, "app": "a", "backend": "cuda", "status": "ok",
+                 "dataset": {"label": label}, "axes": {"n": n}, "wall_s": {"total": seconds}}
+            if reused:
+                p["reused_from"] = "x.other"
+            return p
+        points = [point("v", "1MiB", 1, 1.0), point("v", "1MiB", 2, 2.0), point("v", "2MiB", 1, 4.0),
+                  point("v", "2MiB", 2, 8.0), point("w", "1MiB", 1, 16.0, reused=True),
+                  point("w", "1MiB", 2, 0.5), point("w", "2MiB", 1, 0.25), point("w", "2MiB", 2, 0.25)]
+        doc = {"experiment": {"id": "x.t", "preset": "gpu", "axes": {"n": ["1", "2"]}},
+               "wall_s": 20.0, "points": points}
+        C.write_json(os.path.join(ref, "x.t.gpu.json"), doc)
+
+        def time(**changes):
+            changed = dict(json.loads(json.dumps(spec)), **changes)
+            C.write_json(os.path.join(specs, "x.t.json"), changed)
+            return suite_budget.experiment_times("gpu", suite_budget.load_specs(specs), ref)["x.t"]
+        self.assertEqual(time()[0], 20.0)
+        # Without the 2MiB size: 4 + 8 + 0.25 + 0.25 s of measured points go.
+        self.assertAlmostEqual(time(sizes={"gpu": ["1MiB"]})[0], 20.0 - 12.5)
+        self.assertIn("trimmed: 4 of 8 points dropped", time(sizes={"gpu": ["1MiB"]})[1])
+        # Without variant w: its reused point cost this document nothing.
+        self.assertAlmostEqual(time(runs=[{"framework": "f", "variants": ["v"], "apps": ["a"]}])[0], 19.0)
+        # Without n=2 (an axis value): 2 + 8 + 0.5 + 0.25 s.
+        self.assertAlmostEqual(time(axes={"n": {"gpu": [1]}})[0], 20.0 - 10.75)
+        # Points whose times overlapped (16 s measured in a 10 s run): the dropped share scales.
+        doc["wall_s"] = 10.0
+        C.write_json(os.path.join(ref, "x.t.gpu.json"), doc)
+        self.assertAlmostEqual(time(sizes={"gpu": ["1MiB"]})[0], 10.0 - 12.5 * 10.0 / 16.0)
+        # Anything new is not a trim: the estimate (here none) counts.
+        self.assertIsNone(time(sizes={"gpu": ["1MiB", "4MiB"]})[0])
+        self.assertIsNone(time(axes={"n": {"gpu": [1, 3]}})[0])
+
+    def test_a_reused_point_its_producer_no_longer_runs_costs_the_reuser(self):
+        specs, ref = self.spec_and_reference_dirs()
+        run = [{"framework": "f", "variants": ["v"], "apps": ["a"]}]
+        for i in ("x.p", "x.r"):
+            C.write_json(os.path.join(specs, i + ".json"),
+                         {"id": i, "runs": run, "sizes": {"gpu": ["1MiB", "2MiB"]}})
+
+        def point(label, seconds, reused=False):
+            p = {"framework": "f", "variant": "v", "app": "a", "backend": "cuda", "status": "ok",
+                 "dataset": {"label": label}, "wall_s": {"total": seconds}}
+            if reused:
+                p["reused_from"] = "x.p"
+            return p
+        C.write_json(os.path.join(ref, "x.p.gpu.json"), {
+            "experiment": {"id": "x.p", "preset": "gpu"}, "wall_s": 7.0,
+            "points": [point("1MiB", 3.0), point("2MiB", 4.0)]})
+        C.write_json(os.path.join(ref, "x.r.gpu.json"), {
+            "experiment": {"id": "x.r", "preset": "gpu"}, "wall_s": 0.5,
+            "points": [point("1MiB", 3.0, reused=True), point("2MiB", 4.0, reused=True)]})
+
+        def times():
+            return suite_budget.experiment_times("gpu", suite_budget.load_specs(specs), ref)
+        self.assertEqual((times()["x.p"][0], times()["x.r"][0]), (7.0, 0.5))
+        # The producer keeps only 2MiB: the reuser measures its 1MiB point itself.
+        C.write_json(os.path.join(specs, "x.p.json"), {"id": "x.p", "runs": run, "sizes": {"gpu": ["2MiB"]}})
+        self.assertEqual((times()["x.p"][0], times()["x.r"][0]), (4.0, 3.5))
+        self.assertIn("3.0 s of points no longer measured", times()["x.r"][1])
+        # Unless the reuser drops it too.
+        C.write_json(os.path.join(specs, "x.r.json"), {"id": "x.r", "runs": run, "sizes": {"gpu": ["2MiB"]}})
+        self.assertEqual(times()["x.r"][0], 0.5)
+
 
 if __name__ == "__main__":
     unittest.main()
