@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """verdict_rules.speedup: faster (pairing, metrics, vary, quorum, skipped points),
-speedup_grows, mean_speedup and speedup_order."""
+speedup_grows, mean_speedup, speedup_order and largest_speedups."""
 
 import unittest
 
@@ -326,6 +326,34 @@ class SpeedupRulesTest(unittest.TestCase):
             p["counters"].pop("isa_alu_fetch", None)
         self.assertEqual([v.verdict for v in evaluate_v2(rule, pts)], [VR.NOT_RUN])
 
+    def test_largest_speedups(self):
+        rule = {"kind": "largest_speedups", "candidate": {"variant": "software"}, "baseline": {"variant": "system"},
+                "metric": "reduce", "apps": ["wc", "mca"]}
+
+        def points(gains):
+            pts = []
+            for app, gain in gains.items():  # the speedup is the fractions' ratio
+                pts += speedup_sweep("software", [0.4 * gain], app=app)
+                pts += speedup_sweep("system", [0.4], app=app)
+            return pts
+        gains = {"wc": 2.0, "mca": 1.6, "km": 0.8, "dna": 0.5}
+        vs = evaluate_v2(rule, points(gains))
+        self.assertEqual([v.verdict for v in vs], [VR.HOLDS], vs[0].detail)
+        self.assertIn("wc 2x, mca 1.6x, km 0.8x, dna 0.5x", vs[0].detail)
+        vs = evaluate_v2(rule, points(dict(gains, km=1.7)))  # km gains more than mca
+        self.assertEqual([v.verdict for v in vs], [VR.DOES_NOT_HOLD], vs[0].detail)
+        self.assertIn("do not gain the most", vs[0].detail)
+        # Only each app's largest size counts: a smaller one where km gains 5x does not.
+        small = speedup_sweep("software", [0.4 * 5], app="km") + speedup_sweep("system", [0.4], app="km")
+        for p in small:
+            p["dataset"] = dict(p["dataset"], label="1KiB", size_bytes=1024)
+        self.assertEqual([v.verdict for v in evaluate_v2(rule, points(gains) + small)], [VR.HOLDS])
+        # A named app without a pair, or no other app to compare with: not run.
+        self.assertEqual([v.verdict for v in evaluate_v2(dict(rule, apps=["wc", "upper"]), points(gains))],
+                         [VR.NOT_RUN])
+        self.assertEqual([v.verdict for v in evaluate_v2(rule, points({"wc": 2.0, "mca": 1.6}))], [VR.NOT_RUN])
+        bad = evaluate_v2(dict(rule, apps=[]), points(gains))
+        self.assertTrue(bad[0].verdict.startswith("not evaluated (bad largest_speedups"), bad[0].verdict)
 
 if __name__ == "__main__":
     unittest.main()

@@ -1,6 +1,6 @@
 """Speedup rules: a candidate against a baseline paired point by point (faster),
 and how that speedup behaves along an axis (speedup_grows), on average
-(mean_speedup) and across apps (speedup_order).
+(mean_speedup) and across apps (speedup_order, largest_speedups).
 
 faster and mean_speedup judge noise: a speedup counts only when its 95%
 bootstrap interval (scripts/noise.py, the same interval `harness compare`
@@ -8,7 +8,8 @@ prints) lies beyond the threshold, not only its median. Metrics with
 per-repetition samples (total_ms, throughput_gbps through total_ms, a phase,
 phases joined by "+") have an interval; rates, fractions and counters have
 none, nor does a point with a single repetition: there the median decides
-and the verdict says so. speedup_grows and speedup_order compare medians."""
+and the verdict says so. speedup_grows, speedup_order and largest_speedups
+compare medians."""
 
 from __future__ import annotations
 
@@ -409,5 +410,52 @@ def speedup_order(spec: dict, points: list[dict]) -> list[Verdict]:
                           not_run=f"fewer than two apps with a speedup and {by}",
                           fail_prefix=f"speedup does not rise as {by} falls: ",
                           hold_prefix=f"speedup rises as {by} falls: "))
+    out += skipped_verdicts(all_cands, {verdict_key(v) for v in out})
+    return out
+
+
+@rule("largest_speedups")
+def largest_speedups(spec: dict, points: list[dict]) -> list[Verdict]:
+    """The named apps gain the most: at each app's largest size, their median
+    speedups of the candidate over the baseline (paired as in faster) are the
+    highest of all the apps paired, per device (table 4.2: pattern
+    recognition's gains largest for WC and MCA).
+
+    spec: {"candidate": matcher, "baseline": matcher, "metric": ..., "vary":
+    [...], "apps": [app, ...]}. Holds if every app outside `apps` gains less
+    than every app in it; does not hold otherwise or if a point involved
+    failed validation; not run when a named app has no pair or no other app
+    has one to compare with. Medians decide (no interval across apps)."""
+    named = spec.get("apps")
+    if not isinstance(named, list) or not named or not all(isinstance(a, str) for a in named):
+        raise ValueError("'apps' (the apps that gain the most) must be a non-empty list of app names")
+    all_cands, per_device = _speedup_pairs(spec, points)
+    if not all_cands:
+        return [verdict_for(None, NOT_RUN, f"no point matches the candidate {json.dumps(spec.get('candidate') or {})}")]
+    out = []
+    for key, (pairs, invalid, missing) in per_device.items():
+        largest: dict[str, float] = {}
+        for c, _b, _sp in pairs:
+            app = str(c.get("app"))
+            largest[app] = max(largest.get(app, 0.0), dataset_size(c))
+        gains: dict[str, list[float]] = {}
+        for c, _b, sp in pairs:
+            if dataset_size(c) == largest[str(c.get("app"))]:
+                gains.setdefault(str(c.get("app")), []).append(sp)
+        median = {app: statistics.median(v) for app, v in gains.items()}
+        measured, failing = [], []
+        absent = [a for a in named if a not in median]
+        others = {a: v for a, v in median.items() if a not in named}
+        if absent:
+            missing.append("no pair for " + ", ".join(absent))
+        elif others:
+            text = ", ".join(f"{app} {fmt_num(v)}x" for app, v in sorted(median.items(), key=lambda kv: -kv[1]))
+            measured.append(text)
+            if min(median[a] for a in named) <= max(others.values()):
+                failing.append(text)
+        out.append(decide(key, invalid=invalid[:5], measured=measured, failing=failing, notes=missing[:5],
+                          not_run=f"no speedup of {', '.join(named)} to compare with other apps'",
+                          fail_prefix=f"{', '.join(named)} do not gain the most: ",
+                          hold_prefix=f"{', '.join(named)} gain the most: "))
     out += skipped_verdicts(all_cands, {verdict_key(v) for v in out})
     return out
