@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Hit rates from Nsight Compute, merged into a results document as counters.
+"""Counters from Nsight Compute (hit rates, instruction counts), merged into a
+results document.
 
     python3 scripts/ncu_counters.py [--into RESULTS.json] -- \\
         build/bin/harness run --experiment thesis.fig5_1 --preset gpu --backend cuda \\
@@ -9,15 +10,19 @@ Runs the harness command (it must write a results document with --out, on the
 cuda backend) under
 
     ncu --clock-control none --kernel-name regex:<--kernels> \\
-        --metrics l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct --csv
+        --metrics <the --metrics set's> --csv
 
 then maps the profiled kernel launches to the points of the profiled run's
-document, in run order: each point that ran launched its kernel once per
-warm-up run and once per repetition (`measurement.warmup` +
-`measurement.repetitions`), with its work-group size and count (params
-`group_size`, counter `groups`) as the launch's block and grid, which is
-checked. The median over a point's launches becomes the point's counters
-`l1_hit_rate` and `l2_hit_rate` (percent), written into the --into document
+document, in run order: each point that ran launched its kernel `kernel_launches`
+times (a counter of the point; 1 when absent) per warm-up run and per
+repetition (`measurement.warmup` + `measurement.repetitions`), with its
+work-group size and count (params `group_size`, counter `groups`) as the
+launch's block and grid, which is checked. Metric sets (--metrics):
+`hit-rates` (default): the median over a point's launches becomes its
+counters `l1_hit_rate` and `l2_hit_rate` (percent); `instructions`: a run's
+launches summed, the median over its runs becomes `inst_executed` and
+`inst_issued` (warp instructions executed and issued, figure 5.15). They are
+written into the --into document
 (default: the profiled run's own document), matched by point key; points
 without launches keep their counters. The document records what was merged
 under its top-level "counters_from". Run the timed measurement without ncu
@@ -45,7 +50,13 @@ import subprocess
 import sys
 import tempfile
 
-METRICS = {"l1tex__t_sector_hit_rate.pct": "l1_hit_rate", "lts__t_sector_hit_rate.pct": "l2_hit_rate"}
+# Metric set -> ({ncu metric: counter name}, how a run's launches combine).
+METRIC_SETS = {
+    "hit-rates": ({"l1tex__t_sector_hit_rate.pct": "l1_hit_rate", "lts__t_sector_hit_rate.pct": "l2_hit_rate"},
+                  "launch"),
+    "instructions": ({"smsp__inst_executed.sum": "inst_executed", "smsp__inst_issued.sum": "inst_issued"}, "run"),
+}
+METRICS = METRIC_SETS["hit-rates"][0]
 DEFAULT_KERNELS = "memory_scan_(ca|cg|line)"
 
 
@@ -95,17 +106,23 @@ def _as_int(x) -> int | None:
         return None
 
 
-def assign(points: list[dict], launches: list[dict]) -> dict[str, dict[str, float]]:
-    """Point key -> {counter: median over its launches}. A point that ran
-    takes the next warmup + repetitions launches when the first of them has its
-    block and grid; otherwise it launched no profiled kernel."""
+def assign(points: list[dict], launches: list[dict], metrics: dict[str, str] | None = None,
+           per: str = "launch") -> dict[str, dict[str, float]]:
+    """Point key -> {counter: value}. A point that ran takes the next
+    (warmup + repetitions) x kernel_launches launches when the first of them
+    has its block and grid; otherwise it launched no profiled kernel. `per`
+    "launch": the median over its launches; "run": each run's launches
+    summed, the median over its runs."""
+    metrics = METRICS if metrics is None else metrics
     out: dict[str, dict[str, float]] = {}
     i = 0
     for p in points:
         meas = p.get("measurement") if isinstance(p.get("measurement"), dict) else None
         if p.get("status") not in ("ok", "failed") or not meas:
             continue
-        n = int(meas.get("warmup", 0)) + int(meas.get("repetitions", 0))
+        runs = int(meas.get("warmup", 0)) + int(meas.get("repetitions", 0))
+        per_run = _as_int((p.get("counters") or {}).get("kernel_launches")) or 1
+        n = runs * per_run
         block = _as_int((p.get("params") or {}).get("group_size"))
         grid = _as_int((p.get("counters") or {}).get("groups"))
         if n == 0 or i >= len(launches):
@@ -121,8 +138,13 @@ def assign(points: list[dict], launches: list[dict]) -> dict[str, dict[str, floa
                 raise MergeError(f"{p.get('key')}: launch {launch['id']} ({launch['kernel']}, block "
                                  f"{launch['block']}, grid {launch['grid']}) is not this point's")
         counters = {}
-        for metric, name in METRICS.items():
-            values = [launch["metrics"][metric] for launch in mine if metric in launch["metrics"]]
+        for metric, name in metrics.items():
+            if per == "run":
+                by_run = [mine[r * per_run:(r + 1) * per_run] for r in range(runs)]
+                values = [sum(launch["metrics"][metric] for launch in run) for run in by_run
+                          if all(metric in launch["metrics"] for launch in run)]
+            else:
+                values = [launch["metrics"][metric] for launch in mine if metric in launch["metrics"]]
             if values:
                 counters[name] = statistics.median(values)
         out[str(p.get("key"))] = counters
@@ -173,12 +195,15 @@ def main(argv: list[str] | None = None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--into", help="results document to merge into (default: the profiled run's --out)")
     ap.add_argument("--ncu", default=os.environ.get("NCU", "ncu"), help="the ncu binary (default: ncu, or $NCU)")
+    ap.add_argument("--metrics", default="hit-rates", choices=sorted(METRIC_SETS),
+                    help="the counters to take (default: %(default)s)")
     ap.add_argument("--kernels", default=DEFAULT_KERNELS,
                     help="regex of the kernel names to profile (default: %(default)s)")
     ap.add_argument("--from-csv", help="merge this saved ncu CSV instead of running a command")
     ap.add_argument("--profiled", help="with --from-csv: the results document of the profiled run")
     ap.add_argument("--keep-csv", help="also write the ncu CSV here")
     args = ap.parse_args(args_in)
+    metrics, per = METRIC_SETS[args.metrics]
 
     if args.from_csv:
         if not args.profiled or command:
@@ -186,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
         with open(args.from_csv, encoding="utf-8") as f:
             text = f.read()
         profiled = args.profiled
-        source = {"tool": "ncu", "metrics": list(METRICS), "csv": os.path.abspath(args.from_csv)}
+        source = {"tool": "ncu", "metrics": list(metrics), "csv": os.path.abspath(args.from_csv)}
     else:
         if not command:
             ap.error("give the harness command after --")
@@ -195,13 +220,13 @@ def main(argv: list[str] | None = None) -> int:
             ap.error("the harness command must write a results document (--out FILE)")
         ncu = shutil.which(args.ncu) or (args.ncu if os.path.exists(args.ncu) else None)
         if not ncu:
-            print(f"ncu_counters.py: {args.ncu} not found (Nsight Compute); hit rates not measured",
+            print(f"ncu_counters.py: {args.ncu} not found (Nsight Compute); {args.metrics} not measured",
                   file=sys.stderr)
             return 1
         with tempfile.TemporaryDirectory() as tmp:
             log = os.path.join(tmp, "ncu.csv")
             full = [ncu, "--clock-control", "none", "--kernel-name", f"regex:{args.kernels}",
-                    "--metrics", ",".join(METRICS), "--csv", "--log-file", log] + command
+                    "--metrics", ",".join(metrics), "--csv", "--log-file", log] + command
             print("ncu_counters.py: " + " ".join(full), file=sys.stderr)
             r = subprocess.run(full)
             if r.returncode != 0:
@@ -212,13 +237,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.keep_csv:
             with open(args.keep_csv, "w", encoding="utf-8") as f:
                 f.write(text)
-        source = {"tool": "ncu --clock-control none", "metrics": list(METRICS), "command": command}
+        source = {"tool": "ncu --clock-control none", "metrics": list(metrics), "command": command}
 
     launches = parse_csv(text)
     with open(profiled, encoding="utf-8") as f:
         points = json.load(f).get("points") or []
     try:
-        by_key = assign(points, launches)
+        by_key = assign(points, launches, metrics, per)
     except MergeError as e:
         print(f"ncu_counters.py: {e}", file=sys.stderr)
         return 1

@@ -7,7 +7,9 @@
 #     NVIDIA OpenCL's PTX of the programs it builds for opencl);
 #   thesis.fig5_1, thesis.fig5_13: L1/L2 hit rates from Nsight Compute
 #     (scripts/ncu_counters.py; a separate profiled run of the cuda points,
-#     one repetition, so the timed documents keep their times).
+#     one repetition, so the timed documents keep their times);
+#   thesis.fig5_15: the S-L1 kernels' warp instructions executed and issued,
+#     from Nsight Compute the same way.
 # Usage: tool_counters.sh OUT_DIR BUILD_DIR [PRESET]. Experiments absent from
 # OUT_DIR/results are skipped; a missing tool or a failed merge is reported
 # and leaves those verdicts "not run". Exit 0 unless the report fails.
@@ -59,6 +61,23 @@ for e in thesis.fig5_1 thesis.fig5_13; do
     say "$e: ncu_counters.py failed ($(tail -1 "$tmp/ncu-$e.log"))"
   fi
 done
+
+# Figure 5.15: instructions of the S-L1 app kernels (not the staged ones, not
+# the fills and copies around them), a run's launches summed.
+e=thesis.fig5_15
+doc=$out/results/$e.json
+if [ -f "$doc" ]; then
+  if ! command -v ncu >/dev/null; then
+    say "$e: ncu not found, no instruction counts"
+  elif python3 "$root/scripts/ncu_counters.py" --metrics instructions \
+    --kernels 'sl1_(upper|wc|grep|kmeans_particles|opinion_finder|dna_assembly)' --into "$doc" -- \
+    "$H" run --experiment "$e" --preset "$preset" --backend cuda --reps 1 --no-ceilings \
+    --out "$tmp/$e.ncu.json" >"$tmp/ncu-$e.log" 2>&1; then
+    merged=1
+  else
+    say "$e: ncu_counters.py failed ($(tail -1 "$tmp/ncu-$e.log"))"
+  fi
+fi
 
 if [ "$merged" = 1 ]; then
   "$H" reproduce --report-only --out-dir "$out"

@@ -149,6 +149,11 @@ class Sl1Point final : public workloads::WorkloadPoint {
     m.total_ms = clock.elapsed_ms();
     m.phases = {{"kernel", kernel_ms}, {"copy_out", copy.elapsed_ms()}};
     m.counters["threads"] = static_cast<double>(threads_);
+    // The launch shape and how many launches a run makes (an app launched once
+    // per pass), so a profiler's launches can be told apart per point
+    // (scripts/ncu_counters.py, figure 5.15's instruction counts).
+    m.counters["groups"] = launch_.shape.groups;
+    m.counters["kernel_launches"] = launch_.staged ? 1.0 : static_cast<double>(app_->passes());
     if (launch_.staged) {
       m.counters["stage_part_bytes"] = launch_.part;
       return m;
