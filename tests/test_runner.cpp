@@ -472,8 +472,9 @@ TEST_F(RunnerTest, ARunTakesPartOnlyInThePresetsItNames) {
     o.out_path = dir_ / ("presets-" + preset + ".json");
     o.data_dir = dir_ / "data";
     EXPECT_EQ(run_experiment(e, o).exit_code(), 0) << preset;
+    const nlohmann::json doc = read(o.out_path);
     std::set<std::string> keys;
-    for (const auto& p : read(o.out_path)["points"]) keys.insert(p["key"].get<std::string>());
+    for (const auto& p : doc["points"]) keys.insert(p["key"].get<std::string>());
     return keys;
   };
   const std::set<std::string> ci = keys_at("ci");
