@@ -275,36 +275,47 @@ class MapcgPoint final : public workloads::WorkloadPoint {
 
   // Multi-valued: entry e as a key entry {u64 cpu_next, u32 gpu_next, u32
   // sizes, u64 cpu_values, u32 lock, u32 count, key words}, one chain each,
-  // and its nodes as value entries {u64 cpu_next, value words} in the order
-  // of the node list (newest first).
+  // and its nodes as value entries {u64 cpu_next, value words} side by side
+  // in the order of its node list (newest first): the nodes were numbered in
+  // insert order across all keys, so a key's values are gathered here, as the
+  // SePo table's value pages hold a bucket group's values together. Two
+  // passes over the lists: their lengths (then each key's first slot), then
+  // the entries.
   void lay_out_lists(const blocks::HashTableUsage& used) {
     const std::uint32_t key_stride = align8(kMvKeyHeaderBytes + 4 * words_of(max_key_bytes_));
     const std::uint32_t value_stride = align8(kMvValueHeaderBytes + 4 * value_words_);
     const std::uint64_t key_area = std::uint64_t{used.entries} * key_stride;
     std::uint8_t* base = arena(key_area + std::uint64_t{used.nodes} * value_stride);
     std::uint8_t* values = base + key_area;
-    const auto value_at = [&](std::uint32_t n) {
-      return n == GHT_NONE ? 0 : address(values + std::uint64_t{n} * value_stride);
-    };
+    first_.resize(std::size_t{used.entries} + 1);
+    parallel_ranges(used.entries, 0, 16384, [&](std::uint64_t lo, std::uint64_t hi) {
+      for (std::uint64_t e = lo; e < hi; ++e) {
+        std::uint64_t count = 0;
+        for (std::uint32_t n = entries_host_[e].head; n != GHT_NONE; n = next_host_[n]) ++count;
+        first_[e + 1] = count;
+      }
+    });
+    first_[0] = 0;
+    for (std::size_t e = 1; e < first_.size(); ++e) first_[e] += first_[e - 1];
     heads_.assign(used.entries, 0);
     parallel_ranges(used.entries, 0, 16384, [&](std::uint64_t lo, std::uint64_t hi) {
       for (std::uint64_t e = lo; e < hi; ++e) {
         const GhtEntry& g = entries_host_[e];
-        if (g.head == GHT_NONE) continue;
-        std::uint32_t count = 0;
-        for (std::uint32_t n = g.head; n != GHT_NONE; n = next_host_[n]) {
-          std::uint8_t* v = values + std::uint64_t{n} * value_stride;
-          const std::uint64_t next = value_at(next_host_[n]);
-          std::memcpy(v, &next, 8);
-          std::memcpy(v + kMvValueHeaderBytes,
+        if (g.head == GHT_NONE) continue;  // lost its slot to the same key: no values
+        const auto count = static_cast<std::uint32_t>(first_[e + 1] - first_[e]);
+        std::uint8_t* v = values + first_[e] * value_stride;
+        for (std::uint32_t n = g.head, k = 0; n != GHT_NONE; n = next_host_[n], ++k) {
+          std::uint8_t* at = v + std::uint64_t{k} * value_stride;
+          const std::uint64_t next = k + 1 < count ? address(at + value_stride) : 0;
+          std::memcpy(at, &next, 8);
+          std::memcpy(at + kMvValueHeaderBytes,
                       values_host_.data() + std::uint64_t{n} * value_words_,
                       std::size_t{value_words_} * 4);
-          ++count;
         }
         std::uint8_t* p = base + e * key_stride;
         const std::uint32_t head[4] = {0, 0, 0, g.key_len | value_bytes_ << 16};
         std::memcpy(p, head, sizeof head);
-        const std::uint64_t first = value_at(g.head);
+        const std::uint64_t first = address(v);
         std::memcpy(p + 16, &first, 8);
         const std::uint32_t lock_count[2] = {0, count};
         std::memcpy(p + 24, lock_count, 8);
@@ -334,6 +345,7 @@ class MapcgPoint final : public workloads::WorkloadPoint {
   std::unique_ptr<std::uint64_t[]> arena_;
   std::uint64_t arena_words_ = 0;
   std::vector<std::uint64_t> heads_;
+  std::vector<std::uint64_t> first_;  // multi-valued: entry e's first value slot (prefix sums)
 };
 
 }  // namespace
