@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "frameworks/hashtable/mapcg_point.h"
 #include "frameworks/hashtable/sepo_point.h"
 #include "harness/core/errors.h"
 #include "harness/core/parallel.h"
@@ -124,6 +125,32 @@ void register_organization(Organization org, Heap heap, std::vector<std::string>
   Registry::instance().add_variant(std::move(v));
 }
 
+// MapCG's grouping on the family's apps (thesis table 6.2's baseline;
+// mapcg_point.h).
+void register_mapcg() {
+  VariantInfo v;
+  v.framework = "hashtable";
+  v.name = "mapcg";
+  v.description =
+      "MapCG's grouping, the baseline of thesis table 6.2, on the SePo table's apps: one global "
+      "hash table in GPU memory built with atomics (open addressing, entries published by CAS, "
+      "every value its own node pushed on its key's list; frameworks/blocks/global_hash_table.h), "
+      "the records' pairs from the apps' own kernels; combining apps reduce each key's list on "
+      "the GPU with the app's combine. A full table grows and the insert runs again; it cannot "
+      "exceed GPU memory (the budget): a table that does not fit fails the point";
+  v.backends = {backend::Kind::opencl, backend::Kind::cuda};
+  v.apps = {"netflix", "dna-assembly", "patent-citation", "geo-location", "kv-pairs"};
+  v.params = {
+      pow2_param("slots", 0, 16, std::uint64_t{1} << 31, "the first table's slots",
+                 "a power of two at least twice its entries"),
+      unsigned_param("entries", 0, 0, 0xFFFF'FFFEull,
+                     "the first table's entries (0: one per record, so it never grows; fewer: it "
+                     "grows to what the insert asked for and runs again)"),
+  };
+  v.make = [](const PointContext& ctx) { return make_mapcg_point(ctx); };
+  Registry::instance().add_variant(std::move(v));
+}
+
 }  // namespace
 
 void register_family() {
@@ -167,6 +194,7 @@ void register_family() {
       "for page sizes 4 KiB, 128 KiB, 1 MiB and a GPU memory of 1/1, 1/1.25, 1/1.5, 1/2, 1/3 of "
       "the table, counting pages in and dirty pages out, timed at the pinned copy rates measured "
       "by the point (counters paging_*)");
+  register_mapcg();
 }
 
 }  // namespace harness::hashtable

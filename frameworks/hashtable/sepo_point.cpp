@@ -26,6 +26,7 @@
 
 #include "frameworks/blocks/cuda_programs.h"
 #include "frameworks/hashtable/paging_bound.h"
+#include "frameworks/hashtable/point_input.h"
 #include "frameworks/hashtable/sepo_app.h"
 #include "frameworks/workloads/workload_point.h"
 #include "harness/core/ceilings.h"
@@ -40,13 +41,6 @@ namespace {
 constexpr std::uint32_t kGroupSize = 256;
 // GPU pointers are u32 heap offsets / 8.
 constexpr std::uint64_t kMaxHeapBytes = std::uint64_t{32} << 30;
-
-const SepoApp& app_for(const std::string& app) {
-  for (const SepoApp* a : {&netflix_app(), &dna_assembly_app(), &patent_citation_app(),
-                           &geo_location_app(), &kv_pairs_app()})
-    if (a->name() == app) return *a;
-  throw UsageError("hashtable: no SePo binding for the app " + app);
-}
 
 // The most pages `records` entries of at most `largest` bytes (`bytes` in
 // all, at most) take once full: a page is replaced only when an entry does
@@ -136,10 +130,8 @@ class SepoPoint final : public workloads::WorkloadPoint {
         heap_kind_(heap),
         pinned_(heap == Heap::pinned),
         paging_(heap == Heap::paging_bound),
-        app_(app_for(ctx.app)) {
-    if (!ctx.device)
-      throw UsageError(fmt::format("hashtable/{} needs a GPU backend device", name()));
-    device_ = ctx.device;
+        app_(app_for(ctx.app)),
+        device_(&point_device(ctx, name())) {
     // The kernels write the heap in place: never an emulation that copies it.
     if (pinned_) backend::require_zero_copy(device_->info());
   }
@@ -148,11 +140,8 @@ class SepoPoint final : public workloads::WorkloadPoint {
   std::string name() const { return variant_name(org_, heap_kind_); }
 
   void prepare_run() override {
-    const RecordShape shape = app_.shape(ctx_.input, ctx_.input_size);
+    const RecordShape shape = checked_shape(app_, ctx_, name());
     records_ = shape.records;
-    if (records_ >= 0xFFFF'FFFFull)
-      throw RunError(fmt::format("hashtable/{}: {} records, more than the kernel's u32 indexes",
-                                 name(), records_));
     page_bytes_ = param_u32(ctx_.params, "page_bytes");
     const std::uint32_t need = entry_bytes(org_, shape.max_key_bytes, shape.value_bytes);
     if (records_ && need > page_bytes_ - kPageHeaderBytes)
@@ -177,9 +166,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
       waves_ = std::max<std::uint32_t>(1, param_u32(ctx_.params, "halt_waves"));
     }
     const std::uint64_t bitmap_bytes = ((records_ + 31) / 32) * 4;
-    const std::uint64_t index_bytes = app_.indexed() ? records_ * 8 : 0;
-    const std::uint64_t input_bytes =
-        std::max<std::uint64_t>(ctx_.input_size, 8) + std::max<std::uint64_t>(index_bytes, 8);
+    const std::uint64_t input_bytes = DeviceInput::bytes(app_, ctx_.input_size, records_);
     const std::uint64_t bucket_bytes = buckets_ * 16ull;
     if (paging_) trace_capacity_ = first_trace_capacity(records_);
     const std::uint64_t trace_bytes = paging_ ? trace_capacity_ * 8 + 4 : 0;
@@ -238,8 +225,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
           pages_));
     }
     heap_bytes_ = std::uint64_t{pages_} * page_bytes_;
-    input_ = device_->allocate(std::max<std::size_t>(ctx_.input_size, 8));
-    index_ = device_->allocate(std::max<std::uint64_t>(index_bytes, 8));
+    input_.allocate(*device_, app_, ctx_.input_size, records_);
     gpu_head_ = device_->allocate(buckets_ * 4ull);
     cpu_head_ = device_->allocate(buckets_ * 8ull);
     lock_ = device_->allocate(buckets_ * 4ull);
@@ -287,13 +273,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
     Stopwatch clock;
     backend::Queue& q = device_->queue();
     q.take_spans();
-    Stopwatch index_clock;
-    if (app_.indexed()) app_.index(ctx_.input, ctx_.input_size, offsets_);
-    const double index_ms = index_clock.elapsed_ms();
-    q.begin_span("copy_in");
-    if (ctx_.input_size) q.write(input_, 0, ctx_.input, ctx_.input_size);
-    if (!offsets_.empty()) q.write(index_, 0, offsets_.data(), offsets_.size() * 8);
-    q.end_span();
+    const double index_ms = input_.upload(q, app_, ctx_.input, ctx_.input_size);
     q.begin_span("reset");
     q.fill_zero(cpu_head_, 0, buckets_ * 8ull);
     q.fill_zero(lock_, 0, buckets_ * 4ull);
@@ -361,16 +341,16 @@ class SepoPoint final : public workloads::WorkloadPoint {
         const auto hi = static_cast<std::uint32_t>(std::min<std::uint64_t>(records, lo + wave));
         const auto shape = backend::LaunchShape::cover(hi - lo, kGroupSize);
         if (paging_)
-          q.launch(kernel_, shape, input_, index_, static_cast<std::uint32_t>(lo), hi, processed_,
-                   stats_, heap, gpu_head_, cpu_head_, lock_, group_page_, page_counter_,
-                   free_list_, page_flags_, buckets_ - 1, group_shift_, free_pages, page_bytes_,
-                   base, group_flags_, halt_groups_, trace_, trace_count_,
+          q.launch(kernel_, shape, input_.data(), input_.index(), static_cast<std::uint32_t>(lo),
+                   hi, processed_, stats_, heap, gpu_head_, cpu_head_, lock_, group_page_,
+                   page_counter_, free_list_, page_flags_, buckets_ - 1, group_shift_, free_pages,
+                   page_bytes_, base, group_flags_, halt_groups_, trace_, trace_count_,
                    static_cast<std::uint32_t>(trace_capacity_));
         else
-          q.launch(kernel_, shape, input_, index_, static_cast<std::uint32_t>(lo), hi, processed_,
-                   stats_, heap, gpu_head_, cpu_head_, lock_, group_page_, page_counter_,
-                   free_list_, page_flags_, buckets_ - 1, group_shift_, free_pages, page_bytes_,
-                   base, group_flags_, halt_groups_);
+          q.launch(kernel_, shape, input_.data(), input_.index(), static_cast<std::uint32_t>(lo),
+                   hi, processed_, stats_, heap, gpu_head_, cpu_head_, lock_, group_page_,
+                   page_counter_, free_list_, page_flags_, buckets_ - 1, group_shift_, free_pages,
+                   page_bytes_, base, group_flags_, halt_groups_);
       }
       if (org_ == Organization::basic)
         q.launch(fix_heads_, backend::LaunchShape::cover(buckets_, kGroupSize), gpu_head_,
@@ -606,12 +586,13 @@ class SepoPoint final : public workloads::WorkloadPoint {
   bool pinned_;  // Heap::pinned
   bool paging_;  // Heap::paging_bound: the traced insert, the paging bound's counters
   const SepoApp& app_;
-  backend::Device* device_ = nullptr;
+  backend::Device* device_;
   std::uint64_t records_ = 0, heap_bytes_ = 0, heap_copied_ = 0, heap_used_ = 0, entries_ = 0;
   std::uint32_t page_bytes_ = 0, buckets_ = 0, groups_ = 0, group_shift_ = 0, pages_ = 0;
   std::uint32_t halt_groups_ = 0, waves_ = 1;  // basic: the halt policy's groups, launches
-  backend::Buffer input_, index_, gpu_head_, cpu_head_, lock_, group_page_, group_flags_,
-      page_counter_, stats_, processed_, heap_;
+  DeviceInput input_;
+  backend::Buffer gpu_head_, cpu_head_, lock_, group_page_, group_flags_, page_counter_, stats_,
+      processed_, heap_;
   std::shared_ptr<backend::Program> program_;
   backend::Kernel kernel_, fix_heads_, keep_resident_;
   backend::Buffer free_list_, page_flags_;
@@ -619,7 +600,6 @@ class SepoPoint final : public workloads::WorkloadPoint {
   std::vector<std::uint32_t> page_iteration_;  // the iteration (arena) that took each page
   std::uint64_t retained_pages_ = 0;           // the most pages kept on the GPU at once
   std::uint64_t evictions_ = 0;  // iterations whose pending key pages were copied anyway
-  std::vector<std::uint64_t> offsets_;
   // One host arena per iteration, heap-sized (only the copied pages are
   // touched); kept across runs: the CPU pointers point into them.
   std::vector<std::unique_ptr<std::uint8_t[]>> arenas_;

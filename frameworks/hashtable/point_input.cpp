@@ -1,0 +1,58 @@
+#include "frameworks/hashtable/point_input.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "harness/core/errors.h"
+#include "harness/core/stopwatch.h"
+
+namespace harness::hashtable {
+
+const SepoApp& app_for(const std::string& app) {
+  for (const SepoApp* a : {&netflix_app(), &dna_assembly_app(), &patent_citation_app(),
+                           &geo_location_app(), &kv_pairs_app()})
+    if (a->name() == app) return *a;
+  throw UsageError("hashtable: no SePo binding for the app " + app);
+}
+
+backend::Device& point_device(const PointContext& ctx, const std::string& variant) {
+  if (!ctx.device)
+    throw UsageError(fmt::format("hashtable/{} needs a GPU backend device", variant));
+  return *ctx.device;
+}
+
+RecordShape checked_shape(const SepoApp& app, const PointContext& ctx, const std::string& variant) {
+  const RecordShape shape = app.shape(ctx.input, ctx.input_size);
+  if (shape.records >= 0xFFFF'FFFFull)
+    throw RunError(fmt::format("hashtable/{}: {} records, more than the kernel's u32 indexes",
+                               variant, shape.records));
+  return shape;
+}
+
+std::uint64_t DeviceInput::bytes(const SepoApp& app, std::size_t input_size,
+                                 std::uint64_t records) {
+  const std::uint64_t index_bytes = app.indexed() ? records * 8 : 0;
+  return std::max<std::uint64_t>(input_size, 8) + std::max<std::uint64_t>(index_bytes, 8);
+}
+
+void DeviceInput::allocate(backend::Device& device, const SepoApp& app, std::size_t input_size,
+                           std::uint64_t records) {
+  const std::uint64_t index_bytes = app.indexed() ? records * 8 : 0;
+  data_ = device.allocate(std::max<std::size_t>(input_size, 8));
+  index_ = device.allocate(std::max<std::uint64_t>(index_bytes, 8));
+}
+
+double DeviceInput::upload(backend::Queue& q, const SepoApp& app, const std::uint8_t* input,
+                           std::size_t size) {
+  Stopwatch index_clock;
+  if (app.indexed()) app.index(input, size, offsets_);
+  const double index_ms = index_clock.elapsed_ms();
+  q.begin_span("copy_in");
+  if (size) q.write(data_, 0, input, size);
+  if (!offsets_.empty()) q.write(index_, 0, offsets_.data(), offsets_.size() * 8);
+  q.end_span();
+  return index_ms;
+}
+
+}  // namespace harness::hashtable
