@@ -154,7 +154,13 @@ class MapcgPoint final : public workloads::WorkloadPoint {
     q.end_span();
     q.finish();
     const std::vector<backend::TimedSpan> spans = q.take_spans();
-    // SePo-format entries and chains, so the app's own collect() answers.
+    // SePo-format entries and chains, so the app's own collect() answers. The
+    // conversion is this harness' sharing of the apps' answer code, not
+    // MapCG's work: it is left out of the time (counter layout_ms). The walk
+    // that follows reads the laid-out copy, contiguous per key, which favours
+    // MapCG over walking its scattered node lists: table 6.2's claim (SePo at
+    // least as fast) is judged against the kinder baseline.
+    const double before_layout_ms = clock.elapsed_ms();
     Stopwatch layout_clock;
     if (combining)
       lay_out_combined(used);
@@ -164,14 +170,18 @@ class MapcgPoint final : public workloads::WorkloadPoint {
     Stopwatch walk_clock;
     last_ = app_.collect(heads_, org_, entries_);
     const double walk_ms = walk_clock.elapsed_ms();
-    m.total_ms = clock.elapsed_ms();
+    m.total_ms = before_layout_ms + walk_ms;
     std::map<std::string, double> phase;
     for (const backend::TimedSpan& s : spans) phase[s.name] += s.milliseconds;
-    m.phases = {{"index", index_ms},         {"copy_in", phase["copy_in"]},
-                {"reset", phase["reset"]},   {"insert", phase["insert"]},
-                {"reduce", phase["reduce"]}, {"copy_out", phase["copy_out"]},
-                {"layout", layout_ms},       {"walk", walk_ms}};
+    m.phases = {{"index", index_ms},
+                {"copy_in", phase["copy_in"]},
+                {"reset", phase["reset"]},
+                {"insert", phase["insert"]},
+                {"reduce", phase["reduce"]},
+                {"copy_out", phase["copy_out"]},
+                {"walk", walk_ms}};
     const blocks::HashTableCapacity& c = table_.capacity();
+    m.counters["layout_ms"] = layout_ms;
     m.counters["retries"] = retries;
     m.counters["table_slots"] = c.slots;
     m.counters["table_entries"] = used.entries;
