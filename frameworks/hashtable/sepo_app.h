@@ -29,8 +29,8 @@ struct RecordShape {
   std::uint64_t pair_count = 0;
   std::uint64_t pairs() const { return pair_count ? pair_count : records; }
   // Multi-pair apps may count their distinct keys and those keys' bytes
-  // (MapCG's first table: a table of one entry a pair would not fit beside
-  // the input where pairs repeat keys); 0: unknown (one a pair).
+  // (MapCG's first table, twice these: a table of one entry a pair would not
+  // fit beside the input where pairs repeat keys); 0: unknown (one a pair).
   std::uint64_t distinct_keys = 0, distinct_key_bytes = 0;
 };
 
