@@ -139,7 +139,7 @@ void register_mapcg() {
       "the GPU with the app's combine. A full table grows and the insert runs again; it cannot "
       "exceed GPU memory (the budget): a table that does not fit fails the point";
   v.backends = {backend::Kind::opencl, backend::Kind::cuda};
-  v.apps = {"netflix", "dna-assembly", "patent-citation", "geo-location", "kv-pairs"};
+  v.apps = {"netflix", "dna-assembly", "patent-citation", "geo-location", "kv-pairs", "word-count"};
   v.params = {
       pow2_param("slots", 0, 16, std::uint64_t{1} << 31, "the first table's slots",
                  "a power of two at least twice its entries"),
@@ -175,7 +175,7 @@ void register_family() {
       "list of values, keys and values on separate pages, a bucket lock and an entry lock; " +
           common + "; key pages holding a key still waiting for values stay on the GPU");
   register_organization(
-      Organization::combining, Heap::device, {"netflix", "dna-assembly", "kv-pairs"},
+      Organization::combining, Heap::device, {"netflix", "dna-assembly", "kv-pairs", "word-count"},
       "The thesis' SePo hash table, combining organization: a key's values combined by the "
       "app's callback under the bucket lock; " +
           common);
@@ -184,7 +184,8 @@ void register_family() {
   register_organization(Organization::multi_valued, Heap::pinned,
                         {"patent-citation", "geo-location"},
                         pinned + "Multi-valued organization (key entries with value lists)");
-  register_organization(Organization::combining, Heap::pinned, {"netflix", "dna-assembly"},
+  register_organization(Organization::combining, Heap::pinned,
+                        {"netflix", "dna-assembly", "word-count"},
                         pinned + "Combining organization (the app's callback on a duplicate key)");
   register_organization(
       Organization::combining, Heap::paging_bound, {"netflix"},

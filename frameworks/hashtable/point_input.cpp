@@ -11,7 +11,7 @@ namespace harness::hashtable {
 
 const SepoApp& app_for(const std::string& app) {
   for (const SepoApp* a : {&netflix_app(), &dna_assembly_app(), &patent_citation_app(),
-                           &geo_location_app(), &kv_pairs_app()})
+                           &geo_location_app(), &kv_pairs_app(), &word_count_app()})
     if (a->name() == app) return *a;
   throw UsageError("hashtable: no SePo binding for the app " + app);
 }
@@ -32,13 +32,13 @@ RecordShape checked_shape(const SepoApp& app, const PointContext& ctx, const std
 
 std::uint64_t DeviceInput::bytes(const SepoApp& app, std::size_t input_size,
                                  std::uint64_t records) {
-  const std::uint64_t index_bytes = app.indexed() ? records * 8 : 0;
+  const std::uint64_t index_bytes = app.indexed() ? (records + 1) * 8 : 0;
   return std::max<std::uint64_t>(input_size, 8) + std::max<std::uint64_t>(index_bytes, 8);
 }
 
 void DeviceInput::allocate(backend::Device& device, const SepoApp& app, std::size_t input_size,
                            std::uint64_t records) {
-  const std::uint64_t index_bytes = app.indexed() ? records * 8 : 0;
+  const std::uint64_t index_bytes = app.indexed() ? (records + 1) * 8 : 0;
   data_ = device.allocate(std::max<std::size_t>(input_size, 8));
   index_ = device.allocate(std::max<std::uint64_t>(index_bytes, 8));
 }

@@ -27,7 +27,8 @@ backend::Device& point_device(const PointContext& ctx, const std::string& varian
 RecordShape checked_shape(const SepoApp& app, const PointContext& ctx, const std::string& variant);
 
 // The input on the device: its bytes and the index of its records' offsets
-// (8 B a record, apps with records of varying length; SepoApp::index).
+// (8 B a record and 8 B more, apps with records of varying length;
+// SepoApp::index).
 class DeviceInput {
  public:
   // Device bytes of the input and its index (each buffer at least 8 B).

@@ -21,9 +21,17 @@ struct RecordShape {
   std::uint64_t records = 0;
   std::uint32_t max_key_bytes = 0;  // the largest key a record makes
   std::uint32_t value_bytes = 0;
-  // Every record's key bytes summed (bounds the pinned heap of varying keys);
-  // 0: records x max_key_bytes.
+  // Every pair's key bytes summed (bounds the pinned heap of varying keys);
+  // 0: pairs() x max_key_bytes.
   std::uint64_t key_bytes_total = 0;
+  // The pairs the records make (multi-pair apps: counted untimed by shape());
+  // 0: one a record.
+  std::uint64_t pair_count = 0;
+  std::uint64_t pairs() const { return pair_count ? pair_count : records; }
+  // Multi-pair apps may count their distinct keys and those keys' bytes
+  // (MapCG's first table, twice these: a table of one entry a pair would not
+  // fit beside the input where pairs repeat keys); 0: unknown (one a pair).
+  std::uint64_t distinct_keys = 0, distinct_key_bytes = 0;
 };
 
 class SepoApp {
@@ -31,15 +39,20 @@ class SepoApp {
   virtual ~SepoApp() = default;
   virtual std::string name() const = 0;  // the workload's
   // frameworks/hashtable/apps/<file>.clh: HT_KEY_WORDS, HT_VALUE_WORDS,
-  // ht_app_pair and, for combining, HT_COMBINE.
+  // ht_app_pair (or, multi-pair, HT_MULTI_PAIR and ht_app_next_pair) and,
+  // for combining, HT_COMBINE.
   virtual std::string kernel_file() const = 0;
+  // Whether a record makes several pairs (HT_MULTI_PAIR): the SePo point
+  // keeps a resume point per record, and sizes from RecordShape::pairs().
+  virtual bool multi_pair() const { return false; }
   // Untimed, after the workload's input check. Throws RunError for a record
   // the kernel cannot take.
   virtual RecordShape shape(const std::uint8_t* data, std::size_t size) const = 0;
   // Whether records vary in length: index() gives their offsets.
   virtual bool indexed() const { return false; }
   // Timed, for records of varying length: each record's byte offset (the
-  // kernel's `index`); fixed-length records leave it empty.
+  // kernel's `index`), and may add the input's size last (records + 1
+  // offsets: the device index has room); fixed-length records leave it empty.
   virtual void index(const std::uint8_t*, std::size_t, std::vector<std::uint64_t>&) const {}
   // Timed: the answer from the final table (the same key may have an entry
   // in several iterations' arenas, or, under basic, one per record).
@@ -53,5 +66,6 @@ const SepoApp& dna_assembly_app();
 const SepoApp& patent_citation_app();
 const SepoApp& geo_location_app();
 const SepoApp& kv_pairs_app();
+const SepoApp& word_count_app();
 
 }  // namespace harness::hashtable

@@ -39,6 +39,8 @@ namespace harness::hashtable {
 namespace {
 
 constexpr std::uint32_t kGroupSize = 256;
+// The page counter (4 B) and the kernels' stats (5 u32: ht_insert_record).
+constexpr std::uint64_t kStatsBytes = 24;
 // GPU pointers are u32 heap offsets / 8.
 constexpr std::uint64_t kMaxHeapBytes = std::uint64_t{32} << 30;
 
@@ -55,14 +57,14 @@ std::uint64_t full_pages_bound(std::uint64_t records, std::uint64_t bytes, std::
   return std::min(by_count, by_bytes);
 }
 
-// The pages one iteration can take at most, every record inserted (the
-// pinned heap's size): each record makes at most one entry (multi-valued:
+// The pages one iteration can take at most, every pair inserted (the
+// pinned heap's size): each pair makes at most one entry (multi-valued:
 // one key entry and one value entry), each bucket group (and kind) has one
 // page not yet full, and multi-valued's key pages leave `groups` pages to
 // values (ht_insert_multi_valued's key_limit).
 std::uint64_t whole_table_pages(Organization org, const RecordShape& shape, std::uint32_t groups,
                                 std::uint32_t page_bytes) {
-  const std::uint64_t n = shape.records;
+  const std::uint64_t n = shape.pairs();
   const std::uint64_t keys =
       shape.key_bytes_total ? shape.key_bytes_total : n * shape.max_key_bytes;
   const std::uint32_t value = 4 * ((shape.value_bytes + 3) / 4);
@@ -88,9 +90,9 @@ constexpr const char* kPagingPageNames[] = {"4KiB", "128KiB", "1MiB"};
 constexpr double kOversubscription[] = {1.0, 1.25, 1.5, 2.0, 3.0};
 constexpr const char* kOversubscriptionNames[] = {"1x", "1_25x", "1_5x", "2x", "3x"};
 
-// The trace's first capacity (u64 entries): a combining insert makes one
-// bucket access, one commit and a read per chain entry passed.
-std::uint64_t first_trace_capacity(std::uint64_t records) { return records * 4 + 4096; }
+// The trace's first capacity (u64 entries): a combining insert of a pair
+// makes one bucket access, one commit and a read per chain entry passed.
+std::uint64_t first_trace_capacity(std::uint64_t pairs) { return pairs * 4 + 4096; }
 
 // The buckets and groups a point takes (prepare_run's sizing).
 std::uint32_t point_buckets(const Params& params, std::uint64_t records) {
@@ -142,6 +144,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
   void prepare_run() override {
     const RecordShape shape = checked_shape(app_, ctx_, name());
     records_ = shape.records;
+    pairs_ = shape.pairs();
     page_bytes_ = param_u32(ctx_.params, "page_bytes");
     const std::uint32_t need = entry_bytes(org_, shape.max_key_bytes, shape.value_bytes);
     if (records_ && need > page_bytes_ - kPageHeaderBytes)
@@ -168,10 +171,13 @@ class SepoPoint final : public workloads::WorkloadPoint {
     const std::uint64_t bitmap_bytes = ((records_ + 31) / 32) * 4;
     const std::uint64_t input_bytes = DeviceInput::bytes(app_, ctx_.input_size, records_);
     const std::uint64_t bucket_bytes = buckets_ * 16ull;
-    if (paging_) trace_capacity_ = first_trace_capacity(records_);
+    if (paging_) trace_capacity_ = first_trace_capacity(pairs_);
+    // Multi-pair apps: a record's resume point (a u32 cursor into it).
+    const std::uint64_t resume_bytes = app_.multi_pair() ? records_ * 4 : 0;
     const std::uint64_t trace_bytes = paging_ ? trace_capacity_ * 8 + 4 : 0;
     const std::uint64_t fixed = input_bytes + bucket_bytes + group_pages * 4ull + groups_ * 4ull +
-                                20 + std::max<std::uint64_t>(bitmap_bytes, 4) + trace_bytes;
+                                kStatsBytes + std::max<std::uint64_t>(bitmap_bytes, 4) +
+                                std::max<std::uint64_t>(resume_bytes, 4) + trace_bytes;
     // The thesis' heap: what is left once every other structure is allocated.
     const std::uint64_t budget = device_->memory_budget();
     const std::uint64_t available = device_->memory_available();
@@ -232,8 +238,10 @@ class SepoPoint final : public workloads::WorkloadPoint {
     group_page_ = device_->allocate(group_pages * 4ull);
     group_flags_ = device_->allocate(groups_ * 4ull);
     page_counter_ = device_->allocate(4);
-    stats_ = device_->allocate(16);  // postponed, max(~first left), halted, postponed groups
+    // postponed, max(~first left), halted, postponed groups, postponed with progress
+    stats_ = device_->allocate(kStatsBytes - 4);
     processed_ = device_->allocate(std::max<std::uint64_t>(bitmap_bytes, 4));
+    resume_ = device_->allocate(std::max<std::uint64_t>(resume_bytes, 4));
     if (pinned_) {
       // Kept across runs when large enough (pinning is slow).
       if (host_heap_.size() < heap_bytes_) {
@@ -278,6 +286,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
     q.fill_zero(cpu_head_, 0, buckets_ * 8ull);
     q.fill_zero(lock_, 0, buckets_ * 4ull);
     q.fill_zero(processed_, 0, processed_.size());
+    q.fill_zero(resume_, 0, resume_.size());
     q.fill_zero(gpu_head_, 0, buckets_ * 4ull);
     if (paging_) q.fill_zero(trace_count_, 0, 4);
     // The pool: every page, in order.
@@ -326,7 +335,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
       q.fill_zero(group_page_, 0, group_page_.size());
       q.fill_zero(group_flags_, 0, groups_ * 4ull);
       q.fill_zero(page_counter_, 0, 4);
-      q.fill_zero(stats_, 0, 16);
+      q.fill_zero(stats_, 0, stats_.size());
       q.end_span();
       q.begin_span("insert");
       // Basic's halt policy checks the postponed groups as each record
@@ -342,13 +351,13 @@ class SepoPoint final : public workloads::WorkloadPoint {
         const auto shape = backend::LaunchShape::cover(hi - lo, kGroupSize);
         if (paging_)
           q.launch(kernel_, shape, input_.data(), input_.index(), static_cast<std::uint32_t>(lo),
-                   hi, processed_, stats_, heap, gpu_head_, cpu_head_, lock_, group_page_,
+                   hi, processed_, stats_, resume_, heap, gpu_head_, cpu_head_, lock_, group_page_,
                    page_counter_, free_list_, page_flags_, buckets_ - 1, group_shift_, free_pages,
                    page_bytes_, base, group_flags_, halt_groups_, trace_, trace_count_,
                    static_cast<std::uint32_t>(trace_capacity_));
         else
           q.launch(kernel_, shape, input_.data(), input_.index(), static_cast<std::uint32_t>(lo),
-                   hi, processed_, stats_, heap, gpu_head_, cpu_head_, lock_, group_page_,
+                   hi, processed_, stats_, resume_, heap, gpu_head_, cpu_head_, lock_, group_page_,
                    page_counter_, free_list_, page_flags_, buckets_ - 1, group_shift_, free_pages,
                    page_bytes_, base, group_flags_, halt_groups_);
       }
@@ -356,9 +365,9 @@ class SepoPoint final : public workloads::WorkloadPoint {
         q.launch(fix_heads_, backend::LaunchShape::cover(buckets_, kGroupSize), gpu_head_,
                  cpu_head_, buckets_, base);
       q.end_span();
-      std::uint32_t c[5] = {};
+      std::uint32_t c[6] = {};
       q.read(c, page_counter_, 0, 4);
-      q.read(c + 1, stats_, 0, 16);
+      q.read(c + 1, stats_, 0, kStatsBytes - 4);
       const std::uint32_t taken = std::min(c[0], free_pages);
       const std::uint32_t postponed = c[1], halted = c[3];
       const std::uint64_t inserted = remaining - postponed - halted;
@@ -380,7 +389,9 @@ class SepoPoint final : public workloads::WorkloadPoint {
       if (!pinned_) heap_copied += copied * page_bytes_;
       if (iterations == 1) postponed_first = postponed;
       if (halted) ++halted_iterations;
-      if (inserted == 0 && free_pages == pages_)
+      // A multi-pair record postponed after inserting a pair made progress.
+      const std::uint32_t progressed = c[5];
+      if (inserted == 0 && progressed == 0 && free_pages == pages_)
         throw RunError(fmt::format(
             "hashtable/{}: iteration {} inserted none of its {} records: the pool of {} pages "
             "of {} B is exhausted with nothing stored",
@@ -419,6 +430,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
     m.counters["heap_pages"] = pages_;
     m.counters["pages_used"] = static_cast<double>(pages_used);
     m.counters["entries"] = static_cast<double>(entries_);
+    m.counters["pairs"] = static_cast<double>(pairs_);
     m.counters["retained_pages"] = static_cast<double>(retained_pages_);
     m.counters["evictions"] = static_cast<double>(evictions_);
     for (std::size_t i = 0; i < per_iteration.size(); ++i)
@@ -587,12 +599,13 @@ class SepoPoint final : public workloads::WorkloadPoint {
   bool paging_;  // Heap::paging_bound: the traced insert, the paging bound's counters
   const SepoApp& app_;
   backend::Device* device_;
-  std::uint64_t records_ = 0, heap_bytes_ = 0, heap_copied_ = 0, heap_used_ = 0, entries_ = 0;
+  std::uint64_t records_ = 0, pairs_ = 0, heap_bytes_ = 0, heap_copied_ = 0, heap_used_ = 0,
+                entries_ = 0;
   std::uint32_t page_bytes_ = 0, buckets_ = 0, groups_ = 0, group_shift_ = 0, pages_ = 0;
   std::uint32_t halt_groups_ = 0, waves_ = 1;  // basic: the halt policy's groups, launches
   DeviceInput input_;
   backend::Buffer gpu_head_, cpu_head_, lock_, group_page_, group_flags_, page_counter_, stats_,
-      processed_, heap_;
+      processed_, resume_, heap_;
   std::shared_ptr<backend::Program> program_;
   backend::Kernel kernel_, fix_heads_, keep_resident_;
   backend::Buffer free_list_, page_flags_;
@@ -635,7 +648,7 @@ std::string paging_bound_skip(const PointContext& ctx) {
   const std::uint64_t heap =
       whole_table_pages(Organization::combining, shape, groups, page_bytes) * (page_bytes + 8ull);
   const std::uint64_t need = ctx.input_size + buckets * 16ull + heap +
-                             first_trace_capacity(shape.records) * 8 + (shape.records / 32 + 1) * 4;
+                             first_trace_capacity(shape.pairs()) * 8 + (shape.records / 32 + 1) * 4;
   const std::uint64_t free = ctx.device->device_free_memory();
   if (need <= free) return "";
   return fmt::format(

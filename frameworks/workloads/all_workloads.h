@@ -17,5 +17,6 @@ const Workload& grep_workload();
 const Workload& patent_citation_workload();
 const Workload& geo_location_workload();
 const Workload& kv_pairs_workload();
+const Workload& word_count_workload();
 
 }  // namespace harness::workloads

@@ -129,8 +129,9 @@ TEST_P(HashTableTest, PoolExhaustedOnTheFirstInsert) {
   const std::string input = generate("netflix-pairs", 40 * 4000, 3);
   // 4096 buckets in groups of 64: 64 groups need 64 pages of 4096 B.
   const Params params = {{"buckets", "4096"}, {"bucket_group", "64"}, {"page_bytes", "4096"}};
-  // input, index, bucket arrays, group pages and flags, counters, bitmap.
-  const std::uint64_t fixed = 40 * 4000 + 8 + 4096 * 16 + 64 * 4 + 64 * 4 + 20 + 500;
+  // input, index, bucket arrays, group pages and flags, counters and stats,
+  // bitmap, resume points (4 B: a single-pair app).
+  const std::uint64_t fixed = 40 * 4000 + 8 + 4096 * 16 + 64 * 4 + 64 * 4 + 24 + 500 + 4;
   try {
     run(input, fixed + 10 * (4096 + 8), params);
     ADD_FAILURE() << "no error";
@@ -468,8 +469,9 @@ TEST_P(HashTableTest, RecordLargerThanAPage) {
 TEST_P(HashTableTest, MultiValuedPoolExhaustedOnTheFirstInsert) {
   const std::string input = generate("patent-citations", 18 * 4000, 3);
   const Params params = {{"buckets", "4096"}, {"bucket_group", "64"}, {"page_bytes", "4096"}};
-  // input, index, bucket arrays, 128 group pages, 64 flags, counters, bitmap.
-  const std::uint64_t fixed = 18 * 4000 + 8 + 4096 * 16 + 128 * 4 + 64 * 4 + 20 + 500;
+  // input, index, bucket arrays, 128 group pages, 64 flags, counters and
+  // stats, bitmap, resume points (4 B: a single-pair app).
+  const std::uint64_t fixed = 18 * 4000 + 8 + 4096 * 16 + 128 * 4 + 64 * 4 + 24 + 500 + 4;
   try {
     run("multi-valued", "patent-citation", input, fixed + 100 * (4096 + 8), params);
     ADD_FAILURE() << "no error";

@@ -1,0 +1,130 @@
+// word-count on the SePo hash table (multi-pair records: a line's words) and
+// on hashtable/mapcg, on every kernel backend with a device (PoCL in CI):
+// the answer equals the workload's reference (combining, combining-pinned,
+// mapcg); a GPU memory budget that forces several SePo iterations still
+// validates, so a record's resume point loses and doubles no pair; hand-made
+// text (case, punctuation, empty lines, one long word, no final newline); a
+// word too long for the kernel's keys is refused.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+
+#include "datasets/dataset.h"
+#include "frameworks/workloads/tests/family_point_testing.h"
+#include "harness/backend/tests/device_fixture.h"
+#include "harness/core/errors.h"
+
+namespace harness::testing {
+namespace {
+
+constexpr std::uint64_t kRoomy = 64 << 20;
+const std::string kApp = "word-count";
+const Params kSmallPages = {{"page_bytes", "1024"}, {"bucket_group", "64"}};
+
+class WordCountTableTest : public DeviceTest {
+ protected:
+  PointRun run(const std::string& variant, const std::string& input, std::uint64_t budget,
+               const Params& params = {}, int repetitions = 2, std::ostream* dump = nullptr) {
+    return run_point(*device_, "hashtable", variant, kApp, input, budget, params, repetitions,
+                     dump);
+  }
+  static double counter(const PointRun& r, const std::string& name) {
+    return r.measurement.counters.at(name);
+  }
+};
+
+TEST_P(WordCountTableTest, CombiningAndMapcgAgreeWithTheReference) {
+  const std::string input = generate("text-zipf", 1 << 20);
+  std::ostringstream sepo, mapcg;
+  const PointRun c = run("combining", input, kRoomy, {}, 2, &sepo);
+  EXPECT_EQ(c.validation, "");
+  EXPECT_EQ(counter(c, "iterations"), 1);
+  EXPECT_GT(counter(c, "pairs"), counter(c, "entries"));  // words repeat
+  const PointRun m = run("mapcg", input, kRoomy, {}, 2, &mapcg);
+  EXPECT_EQ(m.validation, "");
+  EXPECT_EQ(counter(m, "nodes"), counter(c, "pairs"));  // one node a pair
+  EXPECT_EQ(counter(m, "retries"), 0);
+  EXPECT_EQ(sepo.str(), mapcg.str());
+  EXPECT_FALSE(sepo.str().empty());
+}
+
+TEST_P(WordCountTableTest, PinnedHeapHoldsEveryPair) {
+  if (!device_->info().zero_copy_host_memory) GTEST_SKIP() << "no zero-copy host memory";
+  const PointRun r = run("combining-pinned", generate("text-zipf", 1 << 20), kRoomy);
+  EXPECT_EQ(r.validation, "");
+  EXPECT_EQ(counter(r, "iterations"), 1);
+}
+
+// A heap of about a third of the pages one iteration takes: records stop at
+// their first postponed word and resume there, in 2-4 iterations.
+TEST_P(WordCountTableTest, SeveralIterationsLoseAndDoubleNoPair) {
+  const std::string input = generate("text-zipf", 1 << 20);
+  const PointRun one = run("combining", input, kRoomy, kSmallPages, 1);
+  ASSERT_EQ(one.validation, "");
+  ASSERT_EQ(counter(one, "iterations"), 1);
+  const double page = 1024 + 8;
+  const auto fixed = static_cast<std::uint64_t>(kRoomy - counter(one, "heap_pages") * page);
+  const auto budget =
+      fixed + static_cast<std::uint64_t>(counter(one, "pages_used") * 0.4 * page + page / 2);
+  const PointRun r = run("combining", input, budget, kSmallPages);
+  EXPECT_EQ(r.validation, "");
+  EXPECT_GE(counter(r, "iterations"), 2);
+  EXPECT_LE(counter(r, "iterations"), 4);
+  EXPECT_GT(counter(r, "postponed_first_iteration"), 0);
+}
+
+// One long line of distinct words: the line is postponed part-way in every
+// iteration, and still completes.
+TEST_P(WordCountTableTest, OneLineResumesAcrossIterations) {
+  std::string line;
+  for (int i = 0; i < 4000; ++i) {
+    std::string w;
+    for (int v = i + 1; v > 0; v /= 26) w += static_cast<char>('a' + v % 26);
+    line += w + (i % 2 ? " " : ", ");
+  }
+  const std::string input = line + "\n" + line;  // two records, no final newline
+  const PointRun one = run("combining", input, kRoomy, kSmallPages, 1);
+  ASSERT_EQ(one.validation, "");
+  const double page = 1024 + 8;
+  const auto fixed = static_cast<std::uint64_t>(kRoomy - counter(one, "heap_pages") * page);
+  const auto budget =
+      fixed + static_cast<std::uint64_t>(counter(one, "pages_used") * 0.4 * page + page / 2);
+  const PointRun r = run("combining", input, budget, kSmallPages);
+  EXPECT_EQ(r.validation, "");
+  EXPECT_GE(counter(r, "iterations"), 2);
+}
+
+TEST_P(WordCountTableTest, HandMadeText) {
+  const std::string longest(64, 'Z');
+  for (const std::string& input :
+       {std::string("The cat, the CAT and the hat.\n\nHello-world! hello WORLD 42times\n"),
+        std::string("\n\n\r\n"), std::string(""), longest + "\n" + longest,
+        std::string("no final newline, no final NEWLINE")}) {
+    for (const char* variant : {"combining", "mapcg"}) {
+      const PointRun r = run(variant, input, kRoomy, {}, 1);
+      EXPECT_EQ(r.validation, "") << variant << " on '" << input << "'";
+    }
+  }
+}
+
+TEST_P(WordCountTableTest, RefusesAWordTooLongForTheKeys) {
+  const std::string input = "short words\nthen " + std::string(65, 'w') + "\n";
+  for (const char* variant : {"combining", "mapcg"}) {
+    try {
+      run(variant, input, kRoomy, {}, 1);
+      ADD_FAILURE() << variant << ": no error";
+    } catch (const RunError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("line 2 at byte 17: a word of 65 letters"), std::string::npos) << what;
+      EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    }
+  }
+}
+
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(WordCountTableTest);
+INSTANTIATE_TEST_SUITE_P(Backends, WordCountTableTest, ::testing::ValuesIn(kernel_backends()),
+                         backend_test_name);
+
+}  // namespace
+}  // namespace harness::testing
