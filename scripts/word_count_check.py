@@ -12,6 +12,8 @@ import collections
 import re
 import sys
 
+from dump_lines import first_difference, read_dump
+
 
 def main() -> int:
     if len(sys.argv) != 3:
@@ -21,14 +23,9 @@ def main() -> int:
         data = f.read()
     counts = collections.Counter(w.lower() for w in re.findall(rb"[A-Za-z]+", data))
     expected = [w.decode() + "\t" + str(n) for w, n in sorted(counts.items())]
-    with open(sys.argv[2], "rb") as f:
-        got = f.read().decode().splitlines()
-    for line, (want, have) in enumerate(zip(expected, got), start=1):
-        if want != have:
-            print(f"dump line {line}: {have!r}, expected {want!r}")
-            return 1
-    if len(got) != len(expected):
-        print(f"dump: {len(got)} lines, expected {len(expected)}")
+    difference = first_difference(expected, read_dump(sys.argv[2]))
+    if difference:
+        print(difference)
         return 1
     print(f"ok: {len(expected)} words, {sum(counts.values())} occurrences")
     return 0
