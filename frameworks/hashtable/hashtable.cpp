@@ -79,6 +79,17 @@ std::uint64_t walk_buckets_parallel(
   return total;
 }
 
+const std::vector<std::string>& combining_apps() {
+  static const std::vector<std::string> apps = {"netflix", "dna-assembly", "kv-pairs",
+                                                "word-count"};
+  return apps;
+}
+
+const std::vector<std::string>& grouping_apps() {
+  static const std::vector<std::string> apps = {"patent-citation", "geo-location", "kv-pairs"};
+  return apps;
+}
+
 namespace {
 
 void register_organization(Organization org, Heap heap, std::vector<std::string> apps,
@@ -139,7 +150,9 @@ void register_mapcg() {
       "the GPU with the app's combine. A full table grows and the insert runs again; it cannot "
       "exceed GPU memory (the budget): a table that does not fit fails the point";
   v.backends = {backend::Kind::opencl, backend::Kind::cuda};
-  v.apps = {"netflix", "dna-assembly", "patent-citation", "geo-location", "kv-pairs", "word-count"};
+  v.apps = combining_apps();
+  for (const std::string& app : grouping_apps())
+    if (std::find(v.apps.begin(), v.apps.end(), app) == v.apps.end()) v.apps.push_back(app);
   v.params = {
       pow2_param("slots", 0, 16, std::uint64_t{1} << 31, "the first table's slots",
                  "a power of two at least twice its entries"),
@@ -164,18 +177,18 @@ void register_family() {
       "link, so one iteration inserts every record and no heap is copied; bucket arrays, locks "
       "and page metadata in GPU memory; the table walked on the CPU where it was built. ";
   register_organization(
-      Organization::basic, Heap::device, {"patent-citation", "geo-location", "kv-pairs"},
+      Organization::basic, Heap::device, grouping_apps(),
       "The thesis' SePo hash table, basic organization: every pair its own entry, pushed at "
       "the bucket head by CAS (lock-free), an iteration halted once halt_percent of the bucket "
       "groups postpone; " +
           common + "; equal keys grouped by the host's walk");
   register_organization(
-      Organization::multi_valued, Heap::device, {"patent-citation", "geo-location", "kv-pairs"},
+      Organization::multi_valued, Heap::device, grouping_apps(),
       "The thesis' SePo hash table, multi-valued organization: a key entry per key with its "
       "list of values, keys and values on separate pages, a bucket lock and an entry lock; " +
           common + "; key pages holding a key still waiting for values stay on the GPU");
   register_organization(
-      Organization::combining, Heap::device, {"netflix", "dna-assembly", "kv-pairs", "word-count"},
+      Organization::combining, Heap::device, combining_apps(),
       "The thesis' SePo hash table, combining organization: a key's values combined by the "
       "app's callback under the bucket lock; " +
           common);

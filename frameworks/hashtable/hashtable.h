@@ -23,6 +23,13 @@ void register_family();
 enum class Organization { basic, multi_valued, combining };
 const char* organization_name(Organization org);
 
+// The apps each organization runs on the GPU heap, one list for every
+// registration (and for MapCG's choice of answer, mapcg_point.h): combining
+// apps' kernel files define HT_COMBINE; grouping apps (basic and
+// multi-valued) make a key's list of values. kv-pairs is both.
+const std::vector<std::string>& combining_apps();
+const std::vector<std::string>& grouping_apps();
+
 // Where the table's heap (its pages) lives. device: GPU memory, sized from
 // the budget, copied to host memory after every SePo iteration. pinned:
 // mapped pinned host memory that the kernels write in place, sized for the

@@ -376,10 +376,10 @@ class MapcgPoint final : public workloads::WorkloadPoint {
 }  // namespace
 
 Organization mapcg_organization(const std::string& app) {
-  // The apps whose kernel file defines HT_COMBINE (registered under combining).
-  for (const char* combining : {"netflix", "dna-assembly", "kv-pairs", "word-count"})
-    if (app == combining) return Organization::combining;
-  return Organization::multi_valued;
+  const std::vector<std::string>& combining = combining_apps();
+  return std::find(combining.begin(), combining.end(), app) != combining.end()
+             ? Organization::combining
+             : Organization::multi_valued;
 }
 
 std::unique_ptr<PointRunner> make_mapcg_point(const PointContext& ctx) {

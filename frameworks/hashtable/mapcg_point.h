@@ -13,10 +13,9 @@
 
 namespace harness::hashtable {
 
-// How MapCG answers `app`: combining (its values reduced on the GPU by the
-// app's HT_COMBINE: netflix, dna-assembly, kv-pairs) or multi_valued (each
-// key's list of values: patent-citation, geo-location). The organization the
-// app's collect() is called with.
+// How MapCG answers `app`: combining (a combining app, combining_apps(): its
+// values reduced on the GPU by the app's HT_COMBINE) or multi_valued (each
+// key's list of values). The organization the app's collect() is called with.
 Organization mapcg_organization(const std::string& app);
 
 std::unique_ptr<PointRunner> make_mapcg_point(const PointContext& ctx);
