@@ -19,13 +19,12 @@ TEST(WordCount, HandWrittenExampleGivesItsHandDerivedAnswer) {
   const std::string expected = read_file(source_path(kExample + ".expected"));
   EXPECT_EQ(dump(*reference(kApp, input)), expected);
   expect_cpu_agrees(kApp, input);
-  const int accepted =
-      python_check("word_count_check.py", source_path(kExample + ".txt"), expected);
+  const int accepted = python_check("wordcount_check.py", source_path(kExample + ".txt"), expected);
   if (accepted == -1) GTEST_SKIP() << "no python3";
   EXPECT_EQ(accepted, 0);
   std::string wrong = expected;
   wrong.replace(wrong.find("cat\t3"), 5, "cat\t2");
-  EXPECT_EQ(python_check("word_count_check.py", source_path(kExample + ".txt"), wrong), 1);
+  EXPECT_EQ(python_check("wordcount_check.py", source_path(kExample + ".txt"), wrong), 1);
 }
 
 TEST(WordCount, EdgeCases) {

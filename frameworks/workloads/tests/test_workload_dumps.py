@@ -37,7 +37,8 @@ def default_datasets():
 
 
 def check_script(app):
-    for name in (app, app.replace("-", "_"), app.replace("-indexed", "")):
+    # word-count shares the MapReduce word count's check (wordcount_check.py).
+    for name in (app, app.replace("-", "_"), app.replace("-", ""), app.replace("-indexed", "")):
         path = os.path.join(SOURCE, "scripts", f"{name}_check.py")
         if os.path.exists(path):
             return path
