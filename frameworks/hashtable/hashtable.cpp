@@ -107,6 +107,12 @@ void register_organization(Organization org, Heap heap, std::vector<std::string>
                  "buckets per bucket group (each group allocates from its own page)"),
       pow2_param("page_bytes", 4096, 64, std::uint64_t{1} << 24, "bytes of a heap page"),
   };
+  if (org != Organization::basic)
+    v.params.push_back(unsigned_param(
+        "lock_free", 1, 0, 1,
+        "1: keys already in the table are found and updated without the bucket lock (an atomic "
+        "combine, a value pushed by one exchange); 0: the thesis' locking as written (a hot key "
+        "serializes on its bucket lock or its value head's CAS loop)"));
   // A pinned heap holds the whole table: no postponement, so no halt policy.
   if (org == Organization::basic && heap == Heap::device) {
     v.params.push_back(unsigned_param(
@@ -185,12 +191,14 @@ void register_family() {
   register_organization(
       Organization::multi_valued, Heap::device, grouping_apps(),
       "The thesis' SePo hash table, multi-valued organization: a key entry per key with its "
-      "list of values, keys and values on separate pages, a bucket lock and an entry lock; " +
+      "list of values, keys and values on separate pages, a new key added under its bucket lock, "
+      "a value pushed lock-free (lock_free: a key already present found without the lock); " +
           common + "; key pages holding a key still waiting for values stay on the GPU");
   register_organization(
       Organization::combining, Heap::device, combining_apps(),
       "The thesis' SePo hash table, combining organization: a key's values combined by the "
-      "app's callback under the bucket lock; " +
+      "app's callback under the bucket lock (lock_free: by its atomic form without the lock, "
+      "once the key is present); " +
           common);
   register_organization(Organization::basic, Heap::pinned, {"patent-citation", "geo-location"},
                         pinned + "Basic organization (entries pushed by CAS)");

@@ -162,6 +162,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
     const std::uint32_t group_pages = org_ == Organization::multi_valued ? 2 * groups_ : groups_;
     halt_groups_ = 0;
     waves_ = 1;
+    lock_free_ = org_ == Organization::basic ? 0 : param_u32(ctx_.params, "lock_free");
     if (org_ == Organization::basic && !pinned_) {
       const std::uint32_t percent = param_u32(ctx_.params, "halt_percent");
       halt_groups_ = std::max<std::uint32_t>(
@@ -353,13 +354,13 @@ class SepoPoint final : public workloads::WorkloadPoint {
           q.launch(kernel_, shape, input_.data(), input_.index(), static_cast<std::uint32_t>(lo),
                    hi, processed_, stats_, resume_, heap, gpu_head_, cpu_head_, lock_, group_page_,
                    page_counter_, free_list_, page_flags_, buckets_ - 1, group_shift_, free_pages,
-                   page_bytes_, base, group_flags_, halt_groups_, trace_, trace_count_,
+                   page_bytes_, base, group_flags_, halt_groups_, lock_free_, trace_, trace_count_,
                    static_cast<std::uint32_t>(trace_capacity_));
         else
           q.launch(kernel_, shape, input_.data(), input_.index(), static_cast<std::uint32_t>(lo),
                    hi, processed_, stats_, resume_, heap, gpu_head_, cpu_head_, lock_, group_page_,
                    page_counter_, free_list_, page_flags_, buckets_ - 1, group_shift_, free_pages,
-                   page_bytes_, base, group_flags_, halt_groups_);
+                   page_bytes_, base, group_flags_, halt_groups_, lock_free_);
       }
       if (org_ == Organization::basic)
         q.launch(fix_heads_, backend::LaunchShape::cover(buckets_, kGroupSize), gpu_head_,
@@ -603,6 +604,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
                 entries_ = 0;
   std::uint32_t page_bytes_ = 0, buckets_ = 0, groups_ = 0, group_shift_ = 0, pages_ = 0;
   std::uint32_t halt_groups_ = 0, waves_ = 1;  // basic: the halt policy's groups, launches
+  std::uint32_t lock_free_ = 1;  // combining, multi-valued: updates without the bucket lock
   DeviceInput input_;
   backend::Buffer gpu_head_, cpu_head_, lock_, group_page_, group_flags_, page_counter_, stats_,
       processed_, resume_, heap_;

@@ -75,13 +75,14 @@ typedef long i64;
 #define ATOMIC_CAS_U32(ptr, cmp, v) atomic_cmpxchg((ptr), (cmp), (v))
 #define ATOMIC_MAX_U32(ptr, v) atomic_max((ptr), (v))
 #define ATOMIC_OR_U32(ptr, v) atomic_or((ptr), (v))
-/* 64-bit compare-and-swap on global or local memory, where the device has it
- * (cl_khr_int64_base_atomics: NVIDIA's OpenCL, PoCL); code that needs it
- * tests HARNESS_HAS_ATOMIC_U64. */
+/* 64-bit compare-and-swap and exchange on global or local memory, where the
+ * device has them (cl_khr_int64_base_atomics: NVIDIA's OpenCL, PoCL); code
+ * that needs them tests HARNESS_HAS_ATOMIC_U64. */
 #if defined(cl_khr_int64_base_atomics)
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #define HARNESS_HAS_ATOMIC_U64 1
 #define ATOMIC_CAS_U64(ptr, cmp, v) atom_cmpxchg((ptr), (cmp), (v))
+#define ATOMIC_XCHG_U64(ptr, v) atom_xchg((ptr), (v))
 #endif
 #define POPCOUNT_U32(x) popcount((u32)(x))
 #define SQRT_F32(x) sqrt((float)(x))
@@ -144,6 +145,7 @@ typedef long long i64;
 #define ATOMIC_OR_U32(ptr, v) atomicOr((ptr), (v))
 #define HARNESS_HAS_ATOMIC_U64 1
 #define ATOMIC_CAS_U64(ptr, cmp, v) atomicCAS((ptr), (cmp), (v))
+#define ATOMIC_XCHG_U64(ptr, v) atomicExch((ptr), (v))
 #define POPCOUNT_U32(x) ((u32)__popc((u32)(x)))
 #define SQRT_F32(x) sqrtf((float)(x))
 #define F32_BITS(x) __float_as_uint((float)(x))

@@ -78,6 +78,22 @@ TEST_P(WordCountTableTest, SeveralIterationsLoseAndDoubleNoPair) {
   EXPECT_GT(counter(r, "postponed_first_iteration"), 0);
 }
 
+// The thesis' locking as written (lock_free=0: every combine under the
+// bucket lock) counts the same words, in one iteration and in several.
+TEST_P(WordCountTableTest, ThesisLockingAsWrittenCountsTheSame) {
+  const std::string input = generate("text-zipf", 1 << 20);
+  Params locked = kSmallPages;
+  locked["lock_free"] = "0";
+  std::ostringstream free_dump, locked_dump;
+  const PointRun one = run("combining", input, kRoomy, locked, 1, &locked_dump);
+  ASSERT_EQ(one.validation, "");
+  run("combining", input, kRoomy, kSmallPages, 1, &free_dump);
+  EXPECT_EQ(locked_dump.str(), free_dump.str());
+  const PointRun r = run("combining", input, budget_for_two_fifths(one), locked);
+  EXPECT_EQ(r.validation, "");
+  EXPECT_GE(counter(r, "iterations"), 2);
+}
+
 // One long line of distinct words: the line is postponed part-way in every
 // iteration, and still completes.
 TEST_P(WordCountTableTest, OneLineResumesAcrossIterations) {
