@@ -91,8 +91,7 @@ constexpr double kOversubscription[] = {1.0, 1.25, 1.5, 2.0, 3.0};
 constexpr const char* kOversubscriptionNames[] = {"1x", "1_25x", "1_5x", "2x", "3x"};
 
 // The trace's first capacity (u64 entries): a combining insert of a pair
-// makes one bucket access (two for a new key under lock_free: a look, then
-// the lock), one commit and a read per chain entry passed.
+// makes one bucket access, one commit and a read per chain entry passed.
 std::uint64_t first_trace_capacity(std::uint64_t pairs) { return pairs * 4 + 4096; }
 
 // The buckets and groups a point takes (prepare_run's sizing).

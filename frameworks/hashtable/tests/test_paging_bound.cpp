@@ -117,11 +117,7 @@ TEST_P(PagingBoundTest, TheTracedInsertRecordsEveryRecordAndValidates) {
   const auto& c = r.measurement.counters;
   EXPECT_EQ(c.at("iterations"), 1);
   EXPECT_EQ(c.at("trace_commits"), static_cast<double>(records));
-  // A record looks at its bucket without the lock (lock_free), and a record
-  // whose key was not there yet takes the bucket's lock: one or two bucket
-  // accesses a record, two for every new key.
-  EXPECT_GE(c.at("trace_bucket_accesses"), static_cast<double>(records) + c.at("entries"));
-  EXPECT_LE(c.at("trace_bucket_accesses"), 2.0 * static_cast<double>(records));
+  EXPECT_EQ(c.at("trace_bucket_accesses"), static_cast<double>(records));
   // Every other access is a chain entry read.
   EXPECT_GE(c.at("trace_accesses"), 2.0 * static_cast<double>(records));
   EXPECT_GT(c.at("table_bytes"), 0);
