@@ -137,10 +137,14 @@ TEST_P(PagingBoundTest, TheTracedInsertRecordsEveryRecordAndValidates) {
 }
 
 TEST_P(PagingBoundTest, ASmallTraceBufferIsGrownAndTheRunRepeated) {
-  // 20,000 records of 400 pairs: long chains in few buckets make more than
-  // the first capacity's 4 accesses a record.
+  // 20,000 records of 4,000 keys in 64 buckets: a new key's insert walks
+  // its whole chain under the lock, so whatever the schedule the new keys
+  // alone make sum(n_b (n_b - 1) / 2) >= ~120,000 reads over the buckets' n_b
+  // keys, more than the first capacity's 4 accesses a record. (With 400 keys
+  // the trace depended on the schedule: a record that finds its key
+  // without the lock finds it near the chain's head right after its insert.)
   const std::string input = ratings(20000, [](std::uint32_t i) {
-    return std::pair<std::uint32_t, std::uint32_t>{i % 400, 1000 + i % 400};
+    return std::pair<std::uint32_t, std::uint32_t>{i % 4000, 1000 + i % 4000};
   });
   const Params params = {{"page_bytes", "1024"}, {"bucket_group", "64"}, {"buckets", "64"}};
   const PointRun r =
