@@ -57,8 +57,20 @@ namespace harness::bigkernel {
 namespace {
 
 constexpr std::uint32_t kSlots = 2;  // address slots, prefetch buffers and lanes
-// Threads handed to one assembly worker at least (fewer workers for small rounds).
-constexpr std::uint64_t kThreadsPerWorker = 4096;
+// Bytes of values an assembly worker is handed at least (fewer workers for
+// small rounds). By bytes, not threads: a thread's record is 32 B for
+// K-means but a piece of about 1 KiB for wc and mastercard, whose rounds (a
+// few thousand pieces under the gpu preset's budget: 8 B of address list a
+// byte) got 2 of the host's 16 cores at 4096 threads a worker (wc's assembly
+// 95.8 ms at 128 MiB on an H100 host, 1.4 GB/s).
+constexpr std::uint64_t kBytesPerWorker = 256 << 10;
+
+// The threads of a round of `threads` that fill `bytes` of values handed to
+// one worker at least.
+std::uint64_t threads_per_worker(std::uint64_t threads, std::uint64_t bytes) {
+  if (threads == 0 || bytes <= kBytesPerWorker) return std::max<std::uint64_t>(threads, 1);
+  return std::max<std::uint64_t>(1, threads * kBytesPerWorker / bytes);
+}
 
 // A slot's pinned host memory: the prefetch buffer the assembly fills, and
 // what address generation sends back (the descriptor, or the raw list and
@@ -199,6 +211,7 @@ class PipelinePoint final : public workloads::WorkloadPoint {
     m.counters["address_bytes"] = static_cast<double>(run_.address_bytes);
     m.counters["record_table_bytes"] = static_cast<double>(run_.table_bytes);
     m.counters["assembly_threads"] = workers_;
+    m.counters["assembly_workers_used"] = run_.workers_used;
     m.counters["volume_fraction"] = ctx_.input_size ? static_cast<double>(run_.value_bytes) /
                                                           static_cast<double>(ctx_.input_size)
                                                     : 0.0;
@@ -219,6 +232,7 @@ class PipelinePoint final : public workloads::WorkloadPoint {
     double assembly_ms = 0;
     std::uint64_t pattern_rounds = 0, raw_rounds = 0, value_bytes = 0, address_bytes = 0,
                   table_bytes = 0;
+    unsigned workers_used = 0;  // the most assembly workers a round took
   };
 
   // Variable-length records: round k's entries of the record table, copied on
@@ -345,26 +359,32 @@ class PipelinePoint final : public workloads::WorkloadPoint {
       bytes = layout.bytes;
       const std::uint64_t* bases =
           recs.variable() ? recs.entries() + c.first * recs.words() : nullptr;
-      parallel_ranges(c.count, workers_, kThreadsPerWorker, [&](std::uint64_t b, std::uint64_t e) {
-        const auto t0 = static_cast<std::uint32_t>(b), t1 = static_cast<std::uint32_t>(e);
-        if (pattern.holds && bases) {
-          assemble_by_record_pattern(ctx_.input, ctx_.input_size, pattern, layout, bases,
-                                     recs.words(), counts, t0, t1, values);
-        } else if (pattern.holds) {
-          assemble_by_pattern(ctx_.input, ctx_.input_size, pattern, layout, t0, t1, values);
-        } else {
-          assemble_raw(ctx_.input, ctx_.input_size, list, counts, r, layout, t0, t1, values);
-        }
-      });
+      parallel_ranges(
+          c.count, workers_, threads_per_worker(c.count, bytes),
+          [&](std::uint64_t b, std::uint64_t e) {
+            const auto t0 = static_cast<std::uint32_t>(b), t1 = static_cast<std::uint32_t>(e);
+            if (pattern.holds && bases) {
+              assemble_by_record_pattern(ctx_.input, ctx_.input_size, pattern, layout, bases,
+                                         recs.words(), counts, t0, t1, values);
+            } else if (pattern.holds) {
+              assemble_by_pattern(ctx_.input, ctx_.input_size, pattern, layout, t0, t1, values);
+            } else {
+              assemble_raw(ctx_.input, ctx_.input_size, list, counts, r, layout, t0, t1, values);
+            }
+          });
     } else {
       bytes = recs.bytes(c.first, c.count);
       const std::uint64_t base = recs.begin(c.first);
-      parallel_ranges(c.count, workers_, kThreadsPerWorker, [&](std::uint64_t b, std::uint64_t e) {
-        const std::uint64_t from = recs.begin(c.first + b);
-        std::memcpy(values + (from - base), ctx_.input + from, recs.begin(c.first + e) - from);
-      });
+      parallel_ranges(c.count, workers_, threads_per_worker(c.count, bytes),
+                      [&](std::uint64_t b, std::uint64_t e) {
+                        const std::uint64_t from = recs.begin(c.first + b);
+                        std::memcpy(values + (from - base), ctx_.input + from,
+                                    recs.begin(c.first + e) - from);
+                      });
     }
     run_.assembly_ms += assembly.elapsed_ms();
+    run_.workers_used = std::max(
+        run_.workers_used, workers_for(c.count, workers_, threads_per_worker(c.count, bytes)));
     run_.value_bytes += bytes;
 
     backend::Queue& q = *lanes_[s];

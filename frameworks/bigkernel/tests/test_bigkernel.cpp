@@ -163,13 +163,21 @@ TEST_P(BigKernelTest, RawAddressesWithoutPatternRecognition) {
   }
 }
 
+// Rounds of more than 768 KiB of values (a worker takes 256 KiB at least):
+// 1, 3 and 16 workers may all be used, and give the same answer.
 TEST_P(BigKernelTest, AssemblyThreadsDoNotChangeTheAnswer) {
-  const std::string particles = generate("particles", 1 << 20, 11);
+  const std::string particles = generate("particles", 8 << 20, 11);
   for (const std::string threads : {"1", "3", "16"}) {
     const PointRun r =
-        run("full", "kmeans-particles", particles, 512 << 10, {{"assembly_threads", threads}});
+        run("full", "kmeans-particles", particles, 16 << 20, {{"assembly_threads", threads}}, 1);
     EXPECT_EQ(r.validation, "") << threads;
-    EXPECT_EQ(r.measurement.counters.at("assembly_threads"), std::stod(threads));
+    const auto& c = r.measurement.counters;
+    EXPECT_EQ(c.at("assembly_threads"), std::stod(threads));
+    ASSERT_GT(c.at("value_bytes") / c.at("rounds"), 3.0 * (256 << 10)) << "rounds too small";
+    if (threads == "16")
+      EXPECT_GE(c.at("assembly_workers_used"), 3);
+    else
+      EXPECT_EQ(c.at("assembly_workers_used"), std::stod(threads));
   }
 }
 

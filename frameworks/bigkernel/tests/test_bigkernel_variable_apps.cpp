@@ -75,6 +75,24 @@ class BigKernelVariableAppTest : public DeviceAppTest {
   }
 };
 
+// A round of a few thousand pieces of 1 KiB takes the assembly workers its
+// values call for (one per 256 KiB), not one per 4096 records: 3 workers
+// for rounds of about 1.5 MiB of values, and the same answer as one worker.
+TEST_P(BigKernelVariableAppTest, RoundsOfLargeRecordsTakeEveryWorker) {
+  if (app_name() == "mastercard-indexed") GTEST_SKIP() << "its records are index entries of 16 B";
+  const std::string input = generate(dataset(), 4 << 20);
+  const Params three = {{"piece", "1KiB"}, {"assembly_threads", "3"}};
+  const PointRun r = run("full", input, 32 << 20, three, 1);
+  ASSERT_EQ(r.validation, "");
+  const double per_round = r.measurement.counters.at("value_bytes") / all_rounds(r.measurement);
+  ASSERT_GT(per_round, 3.0 * (256 << 10)) << "the budget should give rounds of > 768 KiB";
+  EXPECT_EQ(r.measurement.counters.at("assembly_workers_used"), 3);
+  const PointRun one =
+      run("full", input, 32 << 20, {{"piece", "1KiB"}, {"assembly_threads", "1"}}, 1);
+  EXPECT_EQ(one.validation, "");
+  EXPECT_EQ(one.measurement.counters.at("assembly_workers_used"), 1);
+}
+
 TEST_P(BigKernelVariableAppTest, EveryVariantInSeveralRounds) {
   const std::string input = generate(dataset(), 256 << 10);
   for (const std::string& variant : kBigKernelVariants) {
