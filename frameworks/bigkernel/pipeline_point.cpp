@@ -35,6 +35,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -235,6 +236,16 @@ class PipelinePoint final : public workloads::WorkloadPoint {
     unsigned workers_used = 0;  // the most assembly workers a round took
   };
 
+  // fn(begin, end) over a round's `threads` threads, whose values take
+  // `bytes`, on the workers its bytes call for (threads_per_worker); the
+  // most a round took is the counter assembly_workers_used.
+  void assemble_in_parallel(std::uint64_t threads, std::uint64_t bytes,
+                            const std::function<void(std::uint64_t, std::uint64_t)>& fn) {
+    run_.workers_used =
+        std::max(run_.workers_used,
+                 parallel_ranges(threads, workers_, threads_per_worker(threads, bytes), fn));
+  }
+
   // Variable-length records: round k's entries of the record table, copied on
   // `q` (a "copy_in" span) into `name` for the launches that follow there.
   void send_records(backend::Queue& q, const std::string& name, const Chunk& c,
@@ -359,32 +370,26 @@ class PipelinePoint final : public workloads::WorkloadPoint {
       bytes = layout.bytes;
       const std::uint64_t* bases =
           recs.variable() ? recs.entries() + c.first * recs.words() : nullptr;
-      parallel_ranges(
-          c.count, workers_, threads_per_worker(c.count, bytes),
-          [&](std::uint64_t b, std::uint64_t e) {
-            const auto t0 = static_cast<std::uint32_t>(b), t1 = static_cast<std::uint32_t>(e);
-            if (pattern.holds && bases) {
-              assemble_by_record_pattern(ctx_.input, ctx_.input_size, pattern, layout, bases,
-                                         recs.words(), counts, t0, t1, values);
-            } else if (pattern.holds) {
-              assemble_by_pattern(ctx_.input, ctx_.input_size, pattern, layout, t0, t1, values);
-            } else {
-              assemble_raw(ctx_.input, ctx_.input_size, list, counts, r, layout, t0, t1, values);
-            }
-          });
+      assemble_in_parallel(c.count, bytes, [&](std::uint64_t b, std::uint64_t e) {
+        const auto t0 = static_cast<std::uint32_t>(b), t1 = static_cast<std::uint32_t>(e);
+        if (pattern.holds && bases) {
+          assemble_by_record_pattern(ctx_.input, ctx_.input_size, pattern, layout, bases,
+                                     recs.words(), counts, t0, t1, values);
+        } else if (pattern.holds) {
+          assemble_by_pattern(ctx_.input, ctx_.input_size, pattern, layout, t0, t1, values);
+        } else {
+          assemble_raw(ctx_.input, ctx_.input_size, list, counts, r, layout, t0, t1, values);
+        }
+      });
     } else {
       bytes = recs.bytes(c.first, c.count);
       const std::uint64_t base = recs.begin(c.first);
-      parallel_ranges(c.count, workers_, threads_per_worker(c.count, bytes),
-                      [&](std::uint64_t b, std::uint64_t e) {
-                        const std::uint64_t from = recs.begin(c.first + b);
-                        std::memcpy(values + (from - base), ctx_.input + from,
-                                    recs.begin(c.first + e) - from);
-                      });
+      assemble_in_parallel(c.count, bytes, [&](std::uint64_t b, std::uint64_t e) {
+        const std::uint64_t from = recs.begin(c.first + b);
+        std::memcpy(values + (from - base), ctx_.input + from, recs.begin(c.first + e) - from);
+      });
     }
     run_.assembly_ms += assembly.elapsed_ms();
-    run_.workers_used = std::max(
-        run_.workers_used, workers_for(c.count, workers_, threads_per_worker(c.count, bytes)));
     run_.value_bytes += bytes;
 
     backend::Queue& q = *lanes_[s];

@@ -34,14 +34,15 @@ unsigned workers_for(std::uint64_t n, unsigned max_workers, std::uint64_t min_pe
   return static_cast<unsigned>(std::clamp<std::uint64_t>(wanted, 1, most));
 }
 
-void parallel_ranges(std::uint64_t n, unsigned max_workers, std::uint64_t min_per_worker,
-                     const std::function<void(std::uint64_t, std::uint64_t)>& fn) {
+unsigned parallel_ranges(std::uint64_t n, unsigned max_workers, std::uint64_t min_per_worker,
+                         const std::function<void(std::uint64_t, std::uint64_t)>& fn) {
   const unsigned workers = workers_for(n, max_workers, min_per_worker);
   if (workers == 1) {
     fn(0, n);
-    return;
+    return 1;
   }
   parallel_for(workers, [&](unsigned w) { fn(n * w / workers, n * (w + 1) / workers); });
+  return workers;
 }
 
 }  // namespace harness

@@ -17,8 +17,8 @@ unsigned workers_for(std::uint64_t n, unsigned max_workers, std::uint64_t min_pe
 
 // fn(begin, end) over [0, n) in workers_for(n, ...) contiguous ranges, each on
 // its own thread (on the calling thread when one range); rethrows as
-// parallel_for.
-void parallel_ranges(std::uint64_t n, unsigned max_workers, std::uint64_t min_per_worker,
-                     const std::function<void(std::uint64_t, std::uint64_t)>& fn);
+// parallel_for. Returns how many ranges (workers) it used.
+unsigned parallel_ranges(std::uint64_t n, unsigned max_workers, std::uint64_t min_per_worker,
+                         const std::function<void(std::uint64_t, std::uint64_t)>& fn);
 
 }  // namespace harness

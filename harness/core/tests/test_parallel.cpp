@@ -1,5 +1,5 @@
 // harness/core/parallel.h: the ranges parallel_ranges hands out cover [0, n)
-// once, in as many workers as workers_for says.
+// once, in as many workers as workers_for says, and it returns that count.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -27,12 +27,14 @@ TEST(Parallel, RangesCoverEveryItemOnce) {
        std::vector<std::pair<std::uint64_t, unsigned>>{{0, 4}, {1, 4}, {999, 3}, {10007, 7}}) {
     std::mutex mutex;
     std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
-    parallel_ranges(n, max_workers, 100, [&](std::uint64_t b, std::uint64_t e) {
-      std::lock_guard lock(mutex);
-      ranges.emplace_back(b, e);
-    });
+    const unsigned used =
+        parallel_ranges(n, max_workers, 100, [&](std::uint64_t b, std::uint64_t e) {
+          std::lock_guard lock(mutex);
+          ranges.emplace_back(b, e);
+        });
     std::sort(ranges.begin(), ranges.end());
     EXPECT_EQ(ranges.size(), workers_for(n, max_workers, 100)) << n;
+    EXPECT_EQ(used, ranges.size()) << n;
     std::uint64_t next = 0;
     for (const auto& [b, e] : ranges) {
       EXPECT_EQ(b, next) << n;
