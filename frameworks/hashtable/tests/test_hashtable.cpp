@@ -19,6 +19,7 @@
 #include "datasets/dataset.h"
 #include "frameworks/hashtable/hashtable.h"
 #include "frameworks/hashtable/tests/netflix_records.h"
+#include "frameworks/hashtable/tests/sepo_budget.h"
 #include "frameworks/workloads/tests/family_point_testing.h"
 #include "harness/backend/tests/device_fixture.h"
 #include "harness/core/errors.h"
@@ -54,17 +55,9 @@ class HashTableTest : public DeviceTest {
                int repetitions = 2) {
     return run("combining", "netflix", input, budget, params, repetitions);
   }
-  // The budget that leaves what one roomy run had beside its heap and a heap
-  // of `share` of the pages that run used (a page costs its bytes and 8 B of
-  // free-list slot and flag).
+  // sepo_budget_for a roomy run under kRoomy.
   static std::uint64_t budget_for(const PointRun& roomy, double share, double page) {
-    const double page_bytes = page + 8;
-    const double heap_pages = roomy.measurement.counters.at("heap_pages");
-    const auto fixed = static_cast<std::uint64_t>(kRoomy - heap_pages * page_bytes);
-    return fixed +
-           static_cast<std::uint64_t>(roomy.measurement.counters.at("pages_used") * share *
-                                      page_bytes) +
-           static_cast<std::uint64_t>(page_bytes / 2);
+    return sepo_budget_for(roomy, kRoomy, share, page);
   }
   double counter(const PointRun& r, const std::string& name) {
     return r.measurement.counters.at(name);

@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "datasets/dataset.h"
+#include "frameworks/hashtable/tests/sepo_budget.h"
 #include "frameworks/workloads/kv_pairs/kv_pairs_format.h"
 #include "frameworks/workloads/tests/family_point_testing.h"
 #include "harness/backend/tests/device_fixture.h"
@@ -62,12 +63,9 @@ class KvPairsTableTest : public DeviceTest {
   double counter(const PointRun& r, const std::string& name) {
     return r.measurement.counters.at(name);
   }
-  // What one roomy run had beside its heap, and a heap of `share` of the pages
-  // it used (a page costs its bytes and 8 B of free-list slot and flag).
-  double budget_for(const PointRun& roomy, double share) {
-    const double page = 1024 + 8;
-    return kRoomy - counter(roomy, "heap_pages") * page +
-           counter(roomy, "pages_used") * share * page + page / 2;
+  // sepo_budget_for a roomy run under kRoomy, kSmallPages' pages.
+  std::uint64_t budget_for(const PointRun& roomy, double share) {
+    return sepo_budget_for(roomy, kRoomy, share, 1024);
   }
 };
 
@@ -108,7 +106,7 @@ TEST_P(KvPairsTableTest, EveryOrganizationUnderABudgetOfTwoToThreeIterations) {
       SCOPED_TRACE(::testing::Message() << org << " K " << k << " V " << v << " d " << d);
       const PointRun one = run(org, input, kRoomy);
       ASSERT_EQ(one.validation, "");
-      const PointRun r = run(org, input, static_cast<std::uint64_t>(budget_for(one, 0.6)), 2);
+      const PointRun r = run(org, input, budget_for(one, 0.6), 2);
       EXPECT_EQ(r.validation, "");
       EXPECT_GE(counter(r, "iterations"), 2);
       EXPECT_LE(counter(r, "iterations"), 4);

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "datasets/dataset.h"
+#include "frameworks/hashtable/tests/sepo_budget.h"
 #include "frameworks/workloads/tests/family_point_testing.h"
 #include "harness/backend/tests/device_fixture.h"
 #include "harness/core/errors.h"
@@ -33,9 +34,7 @@ class WordCountTableTest : public DeviceTest {
   // room for the whole table in one iteration, kSmallPages) used, plus the
   // rest of that run's memory: it forces a few SePo iterations.
   static std::uint64_t budget_for_two_fifths(const PointRun& one) {
-    const double page = 1024 + 8;
-    const auto fixed = static_cast<std::uint64_t>(kRoomy - counter(one, "heap_pages") * page);
-    return fixed + static_cast<std::uint64_t>(counter(one, "pages_used") * 0.4 * page + page / 2);
+    return sepo_budget_for(one, kRoomy, 0.4, 1024);
   }
   static double counter(const PointRun& r, const std::string& name) {
     return r.measurement.counters.at(name);
