@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "harness/core/errors.h"
+#include "harness/core/host_cores.h"
 
 namespace harness::datasets {
 
@@ -38,7 +39,7 @@ void write_chunks(const std::string& generator, std::uint64_t size_bytes, std::u
   auto chunk_size = [&](std::uint64_t c) {
     return static_cast<std::size_t>(std::min(chunk_bytes, size_bytes - c * chunk_bytes));
   };
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  if (threads == 0) threads = harness::usable_cores();
   if (threads > chunks) threads = static_cast<unsigned>(chunks);
 
   if (threads == 1) {

@@ -11,6 +11,7 @@
 #include "datasets/random.h"
 #include "datasets/zipf_table.h"
 #include "harness/core/errors.h"
+#include "harness/core/host_cores.h"
 #include "harness/core/parallel.h"
 
 namespace harness::datasets {
@@ -44,8 +45,8 @@ Layout lay_out(std::uint64_t records, std::uint64_t seed, const ZipfTable& count
   if (records / kPatentMaxCitations > kMaxNumber - kPatentFirstNumber) too_many(records);
   const std::uint64_t chunks = (records + kPatentChunkRecords - 1) / kPatentChunkRecords;
   std::vector<std::uint64_t> patents_in(chunks);
-  const unsigned workers = static_cast<unsigned>(
-      std::min<std::uint64_t>(std::max(1u, std::thread::hardware_concurrency()), chunks));
+  const unsigned workers =
+      static_cast<unsigned>(std::min<std::uint64_t>(harness::usable_cores(), chunks));
   parallel_for(workers, [&](unsigned w) {
     for (std::uint64_t c = w; c < chunks; c += workers) {
       Rng rng(mix_seed(seed ^ kCountStream, c));

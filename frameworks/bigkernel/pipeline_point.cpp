@@ -51,6 +51,7 @@
 #include "frameworks/blocks/pinned_array.h"
 #include "frameworks/workloads/workload_point.h"
 #include "harness/core/errors.h"
+#include "harness/core/host_cores.h"
 #include "harness/core/parallel.h"
 #include "harness/core/stopwatch.h"
 
@@ -95,7 +96,7 @@ class PipelinePoint final : public workloads::WorkloadPoint {
     for (auto& lane : lanes_) lane = device_->create_queue();
     patterns_ = opt_.reduce_volume && param_bool(ctx.params, "patterns");
     const std::uint32_t asked = param_u32(ctx.params, "assembly_threads");
-    workers_ = asked ? asked : std::max(1u, std::thread::hardware_concurrency());
+    workers_ = asked ? asked : harness::usable_cores();
     for (std::uint32_t i = 0; i < kSlots; ++i) host_.emplace_back(*device_);
   }
 

@@ -15,6 +15,7 @@
 #include "frameworks/streamgraph/peer_channel.h"
 #include "harness/core/embedded_files.h"
 #include "harness/core/errors.h"
+#include "harness/core/host_cores.h"
 
 namespace harness::streamgraph {
 
@@ -88,8 +89,7 @@ std::vector<Run> host_runs(const std::vector<ChannelSlot>& slots,
 // thread); rethrows the exception of the lowest index that threw, after all
 // have finished.
 void run_in_parallel(std::size_t n, int threads, const std::function<void(std::size_t)>& f) {
-  std::size_t workers = threads > 0 ? static_cast<std::size_t>(threads)
-                                    : std::max(1u, std::thread::hardware_concurrency());
+  std::size_t workers = threads > 0 ? static_cast<std::size_t>(threads) : harness::usable_cores();
   workers = std::min(workers, n);
   std::vector<std::exception_ptr> errors(n);
   std::atomic<std::size_t> next{0};

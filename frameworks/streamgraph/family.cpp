@@ -18,6 +18,7 @@
 #include "frameworks/streamgraph/schedule.h"
 #include "frameworks/streamgraph/stats.h"
 #include "harness/core/errors.h"
+#include "harness/core/host_cores.h"
 #include "harness/core/registry.h"
 #include "harness/core/stopwatch.h"
 
@@ -153,7 +154,7 @@ class StreamGraphPoint final : public PointRunner {
       c2070_single_ = partition_single(g, s, c2070).feasible ? 1 : 0;
     } else if (mode_ == Mode::cpu_threads) {
       auto threads = param_int(params_, "threads");
-      if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+      if (threads == 0) threads = harness::usable_cores();
       plan_ = cpu_thread_plan(g, s, static_cast<int>(threads));
       batch_ = param_int(params_, "batch");
     } else if (mode_ == Mode::gpu_multi || mode_ == Mode::gpu_single) {

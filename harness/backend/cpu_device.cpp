@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "harness/core/errors.h"
+#include "harness/core/host_cores.h"
 #include "harness/core/huge_page_array.h"
 
 namespace harness::backend::cpu {
@@ -42,7 +43,7 @@ std::vector<DeviceInfo> list_devices() {
   d.platform = "native threads";
   d.global_memory_bytes = host_memory_bytes();
   d.max_allocation_bytes = d.global_memory_bytes;
-  d.compute_units = static_cast<int>(std::thread::hardware_concurrency());
+  d.compute_units = static_cast<int>(harness::usable_cores());
   d.zero_copy_host_memory = true;
   return {d};
 }

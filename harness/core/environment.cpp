@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "harness/backend/cpu_device.h"
+#include "harness/core/host_cores.h"
 
 namespace harness {
 
@@ -72,7 +73,8 @@ nlohmann::json environment_json() {
                          {{"hostname", host},
                           {"os", std::string(u.sysname) + " " + u.release},
                           {"cpu", backend::cpu::cpu_model_name()},
-                          {"cores", std::thread::hardware_concurrency()},
+                          {"cores", harness::usable_cores()},
+                          {"machine_cores", harness::machine_cores()},
                           {"memory_bytes", backend::cpu::host_memory_bytes()}}},
                         {"backends_compiled", compiled},
                         {"devices", devices},

@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "harness/core/host_cores.h"
 #include "harness/core/huge_page_array.h"
 #include "harness/core/parallel.h"
 #include "harness/core/stats.h"
@@ -16,7 +17,7 @@
 namespace harness {
 
 nlohmann::json measure_host_ceilings(std::size_t bytes, int reps) {
-  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned threads = harness::usable_cores();
   const std::size_t words = bytes / sizeof(std::uint64_t);
   HugePageArray<std::uint64_t> buffer(words);  // as the cpu backend's inputs are
   auto slice = [&](unsigned t, std::size_t& begin, std::size_t& end) {

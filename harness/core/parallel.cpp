@@ -5,6 +5,8 @@
 #include <thread>
 #include <vector>
 
+#include "harness/core/host_cores.h"
+
 namespace harness {
 
 void parallel_for(unsigned workers, const std::function<void(unsigned)>& fn) {
@@ -27,8 +29,7 @@ void parallel_for(unsigned workers, const std::function<void(unsigned)>& fn) {
 }
 
 unsigned workers_for(std::uint64_t n, unsigned max_workers, std::uint64_t min_per_worker) {
-  const unsigned most =
-      max_workers ? max_workers : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned most = max_workers ? max_workers : harness::usable_cores();
   const std::uint64_t wanted =
       (n + min_per_worker - 1) / std::max<std::uint64_t>(min_per_worker, 1);
   return static_cast<unsigned>(std::clamp<std::uint64_t>(wanted, 1, most));

@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "harness/core/host_cores.h"
 #include "harness/core/parallel.h"
 
 namespace harness {
@@ -19,7 +20,7 @@ namespace harness {
 template <class T, class Cmp>
 void parallel_sort(std::vector<T>& v, Cmp cmp) {
   constexpr std::size_t kSerialBelow = std::size_t{1} << 16;
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned cores = harness::usable_cores();
   unsigned runs = 1;
   while (runs * 2 <= cores && runs < 64) runs *= 2;
   if (v.size() < kSerialBelow || runs == 1) {

@@ -38,6 +38,7 @@
 #include "frameworks/workloads/mastercard/mastercard_format.h"
 #include "frameworks/workloads/mastercard/mastercard_index.h"
 #include "frameworks/workloads/mastercard/mastercard_tables.h"
+#include "harness/core/host_cores.h"
 
 namespace harness::bigkernel {
 namespace {
@@ -133,7 +134,7 @@ class MastercardKernel final : public AppKernel {
   std::unique_ptr<workloads::Output> finish_run() override {
     return mc::affinity_from_index(
         input_, std::span<const MastercardIndexEntry>(found_host_->data(), visits_), x_,
-        std::max(1u, std::thread::hardware_concurrency()));
+        harness::usable_cores());
   }
   std::uint64_t copied_out() const override { return copied_out_; }
   std::string copy_out_ceiling() const override { return d2h_ceiling(found_host_->kind()); }

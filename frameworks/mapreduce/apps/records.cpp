@@ -9,6 +9,7 @@
 #include "frameworks/mapreduce/apps/mapreduce_app.h"
 #include "harness/core/cuts.h"
 #include "harness/core/errors.h"
+#include "harness/core/host_cores.h"
 #include "harness/core/parallel.h"
 
 namespace harness::apps {
@@ -39,8 +40,7 @@ void split_range(const std::uint8_t* data, std::size_t begin, std::size_t end, s
 std::vector<std::uint32_t> split_lines(const std::uint8_t* data, std::size_t size,
                                        std::size_t max_record_bytes,
                                        bool (*can_cut)(std::uint8_t, std::uint8_t)) {
-  const unsigned threads =
-      size < (std::size_t{8} << 20) ? 1u : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned threads = size < (std::size_t{8} << 20) ? 1u : harness::usable_cores();
   const std::vector<std::size_t> bounds = line_cuts(data, size, threads);
   std::vector<std::vector<std::uint32_t>> parts(bounds.size() - 1);
   parallel_for(static_cast<unsigned>(parts.size()), [&](unsigned p) {
@@ -69,7 +69,7 @@ std::vector<std::uint32_t> reserve_task_records(const std::string& app, std::uin
 
 void parallel_blocks(std::size_t count, const std::function<void(std::size_t, std::size_t)>& fn) {
   const auto threads = static_cast<unsigned>(
-      std::max<std::size_t>(1, std::min<std::size_t>(std::thread::hardware_concurrency(), count)));
+      std::max<std::size_t>(1, std::min<std::size_t>(harness::usable_cores(), count)));
   parallel_for(threads, [&](unsigned t) { fn(count * t / threads, count * (t + 1) / threads); });
 }
 

@@ -5,12 +5,13 @@
 
 #include "frameworks/mapreduce/apps/registry.h"
 #include "harness/core/errors.h"
+#include "harness/core/host_cores.h"
 
 namespace harness::cpu {
 
 unsigned resolve_threads(unsigned requested) {
   if (requested) return requested;
-  unsigned n = std::thread::hardware_concurrency();
+  unsigned n = harness::usable_cores();
   return n ? n : 1;
 }
 

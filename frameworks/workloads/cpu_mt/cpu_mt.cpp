@@ -5,6 +5,7 @@
 
 #include "frameworks/workloads/registry.h"
 #include "frameworks/workloads/workload_point.h"
+#include "harness/core/host_cores.h"
 #include "harness/core/huge_page_array.h"
 #include "harness/core/stopwatch.h"
 
@@ -14,7 +15,7 @@ namespace {
 class CpuMtPoint final : public WorkloadPoint {
  public:
   CpuMtPoint(const PointContext& ctx, unsigned threads) : WorkloadPoint(ctx), threads_(threads) {
-    if (threads_ == 0) threads_ = std::max(1u, std::thread::hardware_concurrency());
+    if (threads_ == 0) threads_ = harness::usable_cores();
   }
   // In-place workloads get a private copy of the input, refreshed untimed
   // (not once a run showed the workload has no in-place implementation:

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "harness/core/errors.h"
+#include "harness/core/host_cores.h"
 #include "harness/core/validation.h"
 
 namespace harness::workloads::mastercard {
@@ -67,7 +68,7 @@ RecordFields parse_record(const std::uint8_t* data, std::size_t begin, std::size
 }
 
 void check_records(const std::uint8_t* data, std::size_t size, const std::string& app) {
-  for_each_record_in_parts(data, size, app, std::max(1u, std::thread::hardware_concurrency()),
+  for_each_record_in_parts(data, size, app, harness::usable_cores(),
                            [](unsigned, const RecordFields&) {});
 }
 

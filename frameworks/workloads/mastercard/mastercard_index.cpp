@@ -5,12 +5,13 @@
 #include <thread>
 
 #include "frameworks/workloads/mastercard/mastercard_format.h"
+#include "harness/core/host_cores.h"
 
 namespace harness::workloads {
 
 MastercardIndex build_mastercard_index(const std::uint8_t* data, std::size_t size,
                                        unsigned threads) {
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  if (threads == 0) threads = harness::usable_cores();
   // Each worker indexes its piece; the pieces are then copied in order.
   std::vector<MastercardIndex> pieces(threads);
   mastercard::for_each_record_in_parts(

@@ -1,6 +1,7 @@
 // harness/core/parallel.h: the ranges parallel_ranges hands out cover [0, n)
 // once, in as many workers as workers_for says, and it returns that count.
 #include <gtest/gtest.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <mutex>
@@ -8,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "harness/core/host_cores.h"
 #include "harness/core/parallel.h"
 
 namespace harness {
@@ -18,7 +20,7 @@ TEST(Parallel, WorkersFollowTheItemsAndTheCap) {
   EXPECT_EQ(workers_for(100, 8, 100), 1u);
   EXPECT_EQ(workers_for(101, 8, 100), 2u);
   EXPECT_EQ(workers_for(10000, 8, 100), 8u);
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned cores = harness::usable_cores();
   EXPECT_EQ(workers_for(1u << 30, 0, 1), cores);
 }
 
@@ -43,6 +45,30 @@ TEST(Parallel, RangesCoverEveryItemOnce) {
     }
     EXPECT_EQ(next, n);
   }
+}
+
+// A process pinned to fewer cores (taskset, a cpuset) sizes its pools by
+// them: on a thread pinned to one core of its mask, one worker.
+TEST(Parallel, UsableCoresFollowTheAffinityMask) {
+  cpu_set_t all;
+  CPU_ZERO(&all);
+  ASSERT_EQ(sched_getaffinity(0, sizeof(all), &all), 0);
+  EXPECT_EQ(usable_cores(), static_cast<unsigned>(CPU_COUNT(&all)));
+  EXPECT_LE(usable_cores(), machine_cores());
+  unsigned pinned_cores = 0, pinned_workers = 0;
+  std::thread pinned([&] {  // the mask is the thread's own: the test's stays whole
+    int first = 0;
+    while (!CPU_ISSET(first, &all)) ++first;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(first, &one);
+    if (sched_setaffinity(0, sizeof(one), &one) != 0) return;
+    pinned_cores = usable_cores();
+    pinned_workers = workers_for(1u << 30, 0, 1);
+  });
+  pinned.join();
+  EXPECT_EQ(pinned_cores, 1u);
+  EXPECT_EQ(pinned_workers, 1u);
 }
 
 }  // namespace
