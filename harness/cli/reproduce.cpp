@@ -203,6 +203,11 @@ int cmd_reproduce(const std::vector<std::string>& argv) {
             "reproduce: {} complete for this build, preset and devices: skipped (--force reruns "
             "it)\n",
             e.id);
+        if (base.measured) {  // its points serve the experiments still to run, as unresumed
+          std::ifstream in(o.out_path);
+          const nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
+          if (doc.is_object()) base.measured->remember_document(doc, e.id);
+        }
         if (int bad = bad_points(o.out_path); bad > 0) {
           std::cerr << fmt::format("reproduce: {}: {} of its kept points failed or could not run\n",
                                    e.id, bad);

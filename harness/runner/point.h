@@ -62,8 +62,10 @@ struct PointSettings {
 
 // Everything that decides what a point measures: its key, parameters, input
 // (checksum), devices and their memory budgets, measurement and validation
-// policies. Two targets with the same identity in one process measure the
-// same thing, so a run measures it once (runner.h, MeasuredPoints).
+// policies, as a digest ("fnv1a64:" and 16 hex digits) recorded in the point.
+// Two targets with the same identity measure the same thing, so a run
+// measures it once (runner.h, MeasuredPoints), and a resumed run reuses it
+// from a finished document of the same build.
 std::string point_identity(const Target& t, const Input& in, const PointSettings& settings);
 
 // Runs one point. Errors become the point's status; only UsageError escapes.

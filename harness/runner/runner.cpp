@@ -213,6 +213,22 @@ void MeasuredPoints::remember(const std::string& identity, const std::string& ex
   points_[identity] = Entry{experiment, std::move(point)};
 }
 
+int MeasuredPoints::remember_document(const json& doc, const std::string& experiment) {
+  int kept = 0;
+  for (const auto& p : doc.value("points", json::array())) {
+    if (!p.is_object() || p.value("status", "") != "ok" || !p.contains("identity") ||
+        !p["identity"].is_string())
+      continue;
+    json copy = p;
+    const std::string measured_in = copy.value("reused_from", experiment);
+    const std::string identity = copy["identity"].get<std::string>();
+    copy.erase("reused_from");
+    remember(identity, measured_in, std::move(copy));
+    ++kept;
+  }
+  return kept;
+}
+
 std::string default_preset() {
   for (Kind k : backend::compiled_kinds()) {
     if (k == Kind::cpu) continue;
@@ -399,6 +415,7 @@ RunSummary run_experiment(const Experiment& e, const RunOptions& o) {
                                      p["summary"]["total_ms"]["median"].get<double>());
           } else {
             p = run_point(t, in, settings);
+            p["identity"] = identity;
             if (o.measured && p["status"] == "ok") o.measured->remember(identity, e.id, p);
           }
           count(summary, p);

@@ -26,6 +26,11 @@ class MeasuredPoints {
   const Entry* find(const std::string& identity) const;
   // Keeps `point` (status ok) under `identity`.
   void remember(const std::string& identity, const std::string& experiment, nlohmann::json point);
+  // Keeps the ok points of a finished results document of this build (a
+  // resumed reproduce skips it) under their recorded identity, each naming
+  // the experiment that measured it; returns how many. Points of documents
+  // written before identities were recorded are not kept.
+  int remember_document(const nlohmann::json& doc, const std::string& experiment);
 
  private:
   std::map<std::string, Entry> points_;

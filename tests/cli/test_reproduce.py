@@ -50,6 +50,8 @@ def spec(exp_id, size):
 
 SPECS = {i: spec(i, s) for i, s in (("t.alpha", "64KiB"), ("t.beta", "96KiB"), ("t.gamma", "128KiB"))}
 IDS = sorted(SPECS)
+# The same point as t.alpha's, in another experiment (not in IDS).
+SPECS["t.alpha-again"] = spec("t.alpha-again", "64KiB")
 
 
 def experiments(*ids):
@@ -76,6 +78,26 @@ class Resume(unittest.TestCase):
         r = harness("reproduce", "--experiments", experiments(*ids), "--out-dir", out, *FAST, *extra)
         self.assertEqual(r.returncode, 0, r.stderr)
         return r
+
+    def test_a_resumed_run_reuses_the_points_of_the_documents_it_keeps(self):
+        out = os.path.join(TMP, "resume-reuse")
+        self.reproduce(out, ids=("t.alpha",))
+        with open(os.path.join(out, "results", "t.alpha.json")) as f:
+            alpha = json.load(f)["points"][0]
+        self.assertTrue(alpha["identity"].startswith("fnv1a64:"), alpha.get("identity"))
+        # Interrupted after t.alpha, resumed: t.alpha is kept and its point
+        # serves t.alpha-again as in one uninterrupted run.
+        r = self.reproduce(out, ids=("t.alpha", "t.alpha-again"))
+        self.assertEqual(ran(r.stderr), ["t.alpha-again"])
+        with open(os.path.join(out, "results", "t.alpha-again.json")) as f:
+            again = json.load(f)["points"][0]
+        self.assertEqual(again.get("reused_from"), "t.alpha")
+        self.assertEqual(again["identity"], alpha["identity"])
+        self.assertEqual(again["repetitions"], alpha["repetitions"])
+        # --no-reuse measures it.
+        r = self.reproduce(out, "--no-reuse", "--force", ids=("t.alpha-again",))
+        with open(os.path.join(out, "results", "t.alpha-again.json")) as f:
+            self.assertNotIn("reused_from", json.load(f)["points"][0])
 
     def test_second_run_skips_and_force_reruns(self):
         out = os.path.join(TMP, "resume")
