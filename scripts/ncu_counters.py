@@ -21,7 +21,11 @@ launch's block and grid, which is checked. Metric sets (--metrics):
 `hit-rates` (default): the median over a point's launches becomes its
 counters `l1_hit_rate` and `l2_hit_rate` (percent); `instructions`: a run's
 launches summed, the median over its runs becomes `inst_executed` and
-`inst_issued` (warp instructions executed and issued, figure 5.15). They are
+`inst_issued` (warp instructions executed and issued, figure 5.15); `bounds`:
+the median over a point's launches of DRAM, L2, L1/shared, SM-pipe and issue
+throughput as percentages of their peaks (`dram_pct`, `l2_pct`, `l1_pct`,
+`sm_pct`, `issue_pct`), printed per point with the unit nearest its peak
+(what bounds the kernel). They are
 written into the --into document
 (default: the profiled run's own document), matched by point key; points
 without launches keep their counters. The document records what was merged
@@ -55,13 +59,32 @@ METRIC_SETS = {
     "hit-rates": ({"l1tex__t_sector_hit_rate.pct": "l1_hit_rate", "lts__t_sector_hit_rate.pct": "l2_hit_rate"},
                   "launch"),
     "instructions": ({"smsp__inst_executed.sum": "inst_executed", "smsp__inst_issued.sum": "inst_issued"}, "run"),
+    # What bounds a kernel: each unit's throughput as a percentage of its
+    # peak (Nsight Compute's speed-of-light numbers); the highest names the
+    # bound (bound_of).
+    "bounds": ({"dram__throughput.avg.pct_of_peak_sustained_elapsed": "dram_pct",
+                "lts__throughput.avg.pct_of_peak_sustained_elapsed": "l2_pct",
+                "l1tex__throughput.avg.pct_of_peak_sustained_active": "l1_pct",
+                "sm__throughput.avg.pct_of_peak_sustained_elapsed": "sm_pct",
+                "smsp__issue_active.avg.pct_of_peak_sustained_active": "issue_pct"}, "launch"),
 }
+BOUND_UNITS = {"dram_pct": "DRAM", "l2_pct": "L2", "l1_pct": "L1/shared", "sm_pct": "SM pipes",
+               "issue_pct": "issue"}
 METRICS = METRIC_SETS["hit-rates"][0]
 DEFAULT_KERNELS = "memory_scan_(ca|cg|line)"
 
 
 class MergeError(Exception):
     pass
+
+
+def bound_of(counters: dict[str, float]) -> str | None:
+    """"DRAM 87%" for the unit of the bounds set nearest its peak, or None."""
+    units = [(counters[c], u) for c, u in BOUND_UNITS.items() if c in counters]
+    if not units:
+        return None
+    pct, unit = max(units)
+    return f"{unit} {pct:.0f}%"
 
 
 def parse_csv(text: str) -> list[dict]:
@@ -249,6 +272,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     into = args.into or profiled
     merged = merge(into, by_key, source)
+    if args.metrics == "bounds":
+        for key, counters in by_key.items():
+            print(f"{key}: bound by {bound_of(counters)} ("
+                  + ", ".join(f"{BOUND_UNITS[c]} {v:.0f}%" for c, v in counters.items()) + ")")
     print(f"ncu_counters.py: {len(launches)} profiled launch(es), counters of {merged} point(s) merged into {into}")
     return 0
 

@@ -61,6 +61,16 @@ class NcuCountersTest(unittest.TestCase):
         got = N.assign(pts, N.parse_csv(csv_text(launches)), INSTRUCTIONS, "launch")
         self.assertEqual(got["b"]["inst_executed"], 6.5)
 
+    def test_bounds_take_the_median_launch_and_name_the_unit_nearest_its_peak(self):
+        bounds = N.METRIC_SETS["bounds"][0]
+        dram, sm = "dram__throughput.avg.pct_of_peak_sustained_elapsed", "sm__throughput.avg.pct_of_peak_sustained_elapsed"
+        launches = [("sl1_wc", 256, 528, {dram: d, sm: s}) for d, s in ((80, 30), (90, 20), (85, 95))]
+        got = N.assign([point("a", 256, 528)], N.parse_csv(csv_text(launches)), bounds, "launch")
+        self.assertEqual(got["a"], {"dram_pct": 85.0, "sm_pct": 30.0})
+        self.assertEqual(N.bound_of(got["a"]), "DRAM 85%")
+        self.assertEqual(N.bound_of({"issue_pct": 61.0, "l1_pct": 60.4}), "issue 61%")
+        self.assertIsNone(N.bound_of({"inst_executed": 5.0}))
+
     def test_a_point_without_profiled_launches_and_a_skipped_point_take_none(self):
         pts = [point("skipped", 256, 528, status="skipped"), point("other", 64, 8),
                point("a", 256, 528, warmup=0, reps=1)]
