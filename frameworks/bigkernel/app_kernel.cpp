@@ -29,10 +29,12 @@ void AppKernel::prepare(backend::Device& device, blocks::BufferPool& pool, const
   kernels_.assign(3, backend::Kernel());
   programs_.clear();
   for (Mode m : modes) {
-    backend::ProgramSource src =
-        program_source("bigkernel/" + app() + "/" + mode_name(m), {source_file()});
+    const bool sl1 = sl1_ && m == Mode::compute;
+    backend::ProgramSource src = program_source(
+        "bigkernel/" + app() + "/" + mode_name(m) + (sl1 ? "-sl1" : ""), {source_file()});
     src.opencl_options = m == Mode::plain     ? "-DBK_MODE_PLAIN=1"
                          : m == Mode::addrgen ? "-DBK_MODE_ADDRGEN=1"
+                         : sl1                ? "-DBK_MODE_COMPUTE=1 -DBK_SL1=1"
                                               : "-DBK_MODE_COMPUTE=1";
     programs_.push_back(device.build(src));
     kernels_[static_cast<int>(m)] = programs_.back()->kernel(kernel_name());

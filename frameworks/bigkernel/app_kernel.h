@@ -48,6 +48,13 @@ struct MappedArgs {
   const backend::Buffer* records = nullptr;
   std::uint32_t record_words = 0;
   std::uint32_t list_threads = 0;  // ADDRGEN: the round's records R (the list's thread dimension)
+  // COMPUTE with S-L1 (AppKernel::use_sl1): SL1_PARAMS' values, after the
+  // others: lines a thread, accesses monitored, the statistics buffer and
+  // the work-group's line storage in local memory.
+  const backend::Buffer* sl1_stats = nullptr;
+  std::uint32_t sl1_lines = 0;
+  std::uint32_t sl1_monitor = 0;
+  std::size_t sl1_local_bytes = 0;
 };
 
 class AppKernel {
@@ -81,6 +88,9 @@ class AppKernel {
   // what they hold, for messages.
   virtual std::uint64_t fixed_bytes(const Params& params) const = 0;
   virtual std::string fixed_text() const = 0;
+  // Before prepare: COMPUTE reads the values through S-L1 (BK_SL1; program
+  // bigkernel/<app>/compute-sl1), for BigKernel + S-L1 (thesis figure 5.14).
+  void use_sl1(bool on) { sl1_ = on; }
   // Untimed: builds the program of each mode in `modes`, allocates the fixed
   // device buffers.
   void prepare(backend::Device& device, blocks::BufferPool& pool, const Params& params,
@@ -130,6 +140,7 @@ class AppKernel {
   std::vector<backend::Kernel> kernels_;  // by Mode
   backend::Buffer* unused_ = nullptr;
   RecordTable records_;
+  bool sl1_ = false;
 };
 
 // The app's AppKernel; a UsageError for an app the family does not run.
@@ -143,6 +154,14 @@ template <class... Rest>
 void launch_mapped(backend::Queue& q, const backend::Kernel& kernel, backend::LaunchShape shape,
                    const MappedArgs& m, backend::Buffer& dummy, std::uint32_t record_bytes,
                    backend::Buffer& writes, const Rest&... rest) {
+  if (m.sl1_stats) {
+    q.launch(kernel, shape, m.data ? *m.data : dummy, m.list ? *m.list : dummy,
+             m.counts ? *m.counts : dummy, m.capacity, m.layout, m.data_base, m.chunk_base,
+             record_bytes, writes, m.records ? *m.records : dummy, m.record_words, m.list_threads,
+             m.sl1_lines, m.sl1_monitor, *m.sl1_stats, backend::local_memory(m.sl1_local_bytes),
+             rest...);
+    return;
+  }
   q.launch(kernel, shape, m.data ? *m.data : dummy, m.list ? *m.list : dummy,
            m.counts ? *m.counts : dummy, m.capacity, m.layout, m.data_base, m.chunk_base,
            record_bytes, writes, m.records ? *m.records : dummy, m.record_words, m.list_threads,

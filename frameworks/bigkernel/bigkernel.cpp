@@ -79,6 +79,7 @@ void register_family() {
     bool reduce;
     Layout layout;
     const char* description;
+    bool sl1 = false;
   };
   for (const Pipeline& d :
        {Pipeline{"overlap-only", false, Layout::coalesced,
@@ -91,13 +92,19 @@ void register_family() {
                  "thread after thread, copy, computation"},
         Pipeline{"full", true, Layout::coalesced,
                  "BigKernel: the four-stage pipeline sending only the bytes the kernel reads, "
-                 "assembled in the coalesced layout (a warp's n-th reads adjacent)"}}) {
+                 "assembled in the coalesced layout (a warp's n-th reads adjacent)"},
+        Pipeline{"full-sl1", true, Layout::thread,
+                 "BigKernel + S-L1 (thesis figure 5.14): the four-stage pipeline sending only "
+                 "the bytes the kernel reads, packed thread after thread, which the computation "
+                 "reads through S-L1's 16 B lines in shared memory",
+                 true}}) {
     VariantInfo v = variant(d.name, d.description);
     for (ParamDecl& p : pipeline_params()) v.params.push_back(std::move(p));
     PipelineOptions options;
     options.variant = d.name;
     options.reduce_volume = d.reduce;
     options.layout = d.layout;
+    options.sl1 = d.sl1;
     v.make = [options](const PointContext& ctx) { return make_pipeline_point(ctx, options); };
     Registry::instance().add_variant(std::move(v));
   }

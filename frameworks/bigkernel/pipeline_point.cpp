@@ -67,6 +67,15 @@ constexpr std::uint32_t kSlots = 2;  // address slots, prefetch buffers and lane
 // 95.8 ms at 128 MiB on an H100 host, 1.4 GB/s).
 constexpr std::uint64_t kBytesPerWorker = 256 << 10;
 
+// BigKernel + S-L1 (figure 5.14): the values are S-L1's one structure, so a
+// thread needs one 16 B line (sl1_cache.clh: SL1_LINE_BYTES) in shared
+// memory; the first 300 accesses of a thread are monitored, as in the S-L1
+// family; the statistics are 6 u32 a thread (SL1_STAT_FIELDS).
+constexpr std::uint32_t kSl1Lines = 1;
+constexpr std::uint32_t kSl1LineBytes = 16;
+constexpr std::uint32_t kSl1Monitor = 300;
+constexpr std::uint64_t kSl1StatBytes = 6 * 4;
+
 // The threads of a round of `threads` that fill `bytes` of values handed to
 // one worker at least.
 std::uint64_t threads_per_worker(std::uint64_t threads, std::uint64_t bytes) {
@@ -115,8 +124,9 @@ class PipelinePoint final : public workloads::WorkloadPoint {
     // generation, on the address queue.
     const LaneBytes round = [this, &recs](std::uint64_t r) {
       std::uint64_t bytes = app_->side_bytes(r);
+      if (opt_.sl1) bytes += pool_bytes(launch_threads(r) * kSl1StatBytes);
       if (opt_.reduce_volume) {
-        bytes += pool_bytes(r * value_bytes_ + 8 * std::uint64_t{capacity_}) +
+        bytes += pool_bytes(r * value_bytes_ + 8 * std::uint64_t{capacity_} + sl1_pad()) +
                  pool_bytes(r * capacity_ * 8) + pool_bytes(r * 4) +
                  pool_bytes(descriptor_words(capacity_) * 8);
       } else {
@@ -138,6 +148,7 @@ class PipelinePoint final : public workloads::WorkloadPoint {
                                             : per_round_;
     }
     if (opt_.reduce_volume) {
+      app_->use_sl1(opt_.sl1);
       app_->prepare(*device_, *pool_, ctx_.params, ctx_.input, ctx_.input_size,
                     {Mode::addrgen, Mode::compute});
       pattern_program_ = device_->build(
@@ -153,9 +164,9 @@ class PipelinePoint final : public workloads::WorkloadPoint {
     }
     chunks_ = chunks(records_, per_round_);
     for (std::uint32_t s = 0; s < kSlots; ++s) {
-      host_[s].values.resize(opt_.reduce_volume
-                                 ? per_round_ * value_bytes_ + 8 * std::uint64_t{capacity_}
-                                 : recs.max_bytes(per_round_));
+      host_[s].values.resize(opt_.reduce_volume ? per_round_ * value_bytes_ +
+                                                      8 * std::uint64_t{capacity_} + sl1_pad()
+                                                : recs.max_bytes(per_round_));
       if (opt_.reduce_volume) {
         host_[s].descriptor.resize(descriptor_words(capacity_));
         host_[s].list.resize(per_round_ * capacity_);
@@ -408,10 +419,20 @@ class PipelinePoint final : public workloads::WorkloadPoint {
     mapped.capacity = opt_.layout == Layout::coalesced ? r : layout.thread_bytes;
     mapped.layout = static_cast<std::uint32_t>(opt_.layout);
     mapped.data_base = recs.begin(c.first);
+    if (opt_.sl1) {
+      mapped.sl1_stats = &pool_->get("bk.sl1_stats" + std::to_string(s),
+                                     launch_threads(per_round_) * kSl1StatBytes);
+      mapped.sl1_lines = kSl1Lines;
+      mapped.sl1_monitor = kSl1Monitor;
+      mapped.sl1_local_bytes = std::size_t{kSl1Lines} * kGroupSize * kSl1LineBytes;
+    }
     app_->enqueue(q, opt_.reduce_volume ? Mode::compute : Mode::plain, mapped, s, k, c);
     q.end_span();
     return sent;
   }
+
+  // S-L1 loads whole lines: the values buffer holds a line past the last value.
+  std::uint64_t sl1_pad() const { return opt_.sl1 ? kSl1LineBytes : 0; }
 
   // More reads in a thread than the lists hold: the app's max_reads is wrong.
   void check_counts(const std::uint32_t* counts, const Chunk& c) const {

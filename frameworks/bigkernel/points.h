@@ -23,6 +23,7 @@ struct PipelineOptions {
   std::string variant;
   bool reduce_volume = true;          // false: whole records (overlap-only)
   Layout layout = Layout::coalesced;  // of the assembled values
+  bool sl1 = false;                   // COMPUTE reads the values through S-L1 (figure 5.14)
 };
 std::unique_ptr<PointRunner> make_pipeline_point(const PointContext& ctx,
                                                  const PipelineOptions& options);

@@ -19,7 +19,8 @@ namespace harness::testing {
 
 // The family's variants: the buffered baselines, zero-copy, the pipeline's.
 inline const std::vector<std::string> kBigKernelVariants = {
-    "single-buffer", "double-buffer", "zero-copy", "overlap-only", "reduced-volume", "full"};
+    "single-buffer",  "double-buffer", "zero-copy", "overlap-only",
+    "reduced-volume", "full",          "full-sl1"};
 
 // Whether `variant` runs on `device` (zero-copy skips devices that cannot map
 // host memory: NVIDIA OpenCL), by the variant's own rule.

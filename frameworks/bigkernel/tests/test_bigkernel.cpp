@@ -1,10 +1,10 @@
 // BigKernel on every kernel backend with a device (PoCL in CI): every variant
 // (single/double buffer, zero-copy, the pipeline's overlap-only,
-// reduced-volume and full) on K-means and Netflix against the workloads' references
-// with a budget that forces many rounds (more rounds than buffers; K-means'
-// mapped writes), the pipeline's counters (pattern and raw rounds, the volume
-// sent), an empty input, a budget too small for one round, the pattern
-// kernel on hand-made lists; the assembly and the chunk planning on the host
+// reduced-volume, full, and full-sl1: BigKernel + S-L1) on K-means and Netflix
+// against the workloads' references with a budget that forces many rounds
+// (more rounds than buffers; K-means' mapped writes), the pipeline's counters (pattern and raw
+// rounds, the volume sent), an empty input, a budget too small for one round, the pattern kernel on
+// hand-made lists; the assembly and the chunk planning on the host
 // (tests/test_bigkernel_text_apps.cpp: opinion-finder and dna-assembly).
 #include <gtest/gtest.h>
 
@@ -113,7 +113,7 @@ TEST_P(BigKernelTest, BudgetTooSmallForOneRound) {
 TEST_P(BigKernelTest, PipelineVariantsInManyRounds) {
   const std::string particles = generate("particles", 1 << 20);
   const std::string ratings = generate("netflix-pairs", 1 << 20);
-  for (const std::string variant : {"overlap-only", "reduced-volume", "full"}) {
+  for (const std::string variant : {"overlap-only", "reduced-volume", "full", "full-sl1"}) {
     for (const auto& [app, input, read_share] :
          {std::tuple<std::string, const std::string&, double>{"kmeans-particles", particles, 0.5},
           std::tuple<std::string, const std::string&, double>{"netflix", ratings, 0.3}}) {
@@ -147,7 +147,7 @@ TEST_P(BigKernelTest, PipelineVariantsInManyRounds) {
 // more bytes than the descriptors) and the assembly reads it; same answer.
 TEST_P(BigKernelTest, RawAddressesWithoutPatternRecognition) {
   const std::string ratings = generate("netflix-pairs", 1 << 20, 9);
-  for (const std::string variant : {"reduced-volume", "full"}) {
+  for (const std::string variant : {"reduced-volume", "full", "full-sl1"}) {
     SCOPED_TRACE(variant);
     const PointRun with = run(variant, "netflix", ratings, 256 << 10);
     const PointRun without = run(variant, "netflix", ratings, 256 << 10, {{"patterns", "false"}});

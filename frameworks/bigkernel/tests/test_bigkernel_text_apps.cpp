@@ -41,7 +41,8 @@ TextApp text_app(const std::string& app) {
 }
 
 bool pipeline(const std::string& variant) {
-  return variant == "overlap-only" || variant == "reduced-volume" || variant == "full";
+  return variant == "overlap-only" || variant == "reduced-volume" || variant == "full" ||
+         variant == "full-sl1";
 }
 
 class BigKernelTextAppTest : public DeviceAppTest {

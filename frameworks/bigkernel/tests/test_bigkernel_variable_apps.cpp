@@ -30,7 +30,8 @@ namespace harness::testing {
 namespace {
 
 bool pipeline(const std::string& variant) {
-  return variant == "overlap-only" || variant == "reduced-volume" || variant == "full";
+  return variant == "overlap-only" || variant == "reduced-volume" || variant == "full" ||
+         variant == "full-sl1";
 }
 
 // Every round a pipeline variant ran (rounds x passes), or a buffered one's chunks.
@@ -54,7 +55,7 @@ class BigKernelVariableAppTest : public DeviceAppTest {
   // Budgets of several rounds with the long record below (whose address
   // list takes 8 B for each of its bytes in wc's and mastercard's rounds).
   std::uint64_t long_budget(const std::string& variant) const {
-    if (variant == "reduced-volume" || variant == "full")
+    if (variant == "reduced-volume" || variant == "full" || variant == "full-sl1")
       return app_name() == "mastercard-indexed" ? 64 << 10 : 512 << 10;
     return 32 << 10;
   }
