@@ -217,13 +217,17 @@ class MapReduceApp {
   // Apps of several chained MapReduce jobs (page view count: remove duplicate
   // entries, then count): the jobs in order, each a MapReduceApp of its own
   // with its dialect files (compiled as a program per runtime); empty for an
-  // app that is one job. The input of job i > 0 is next_job_input(params,
-  // i - 1, its output) and the app's output is final_output(params, the last
-  // job's output); both run on the host, timed (phase "chain").
+  // app that is one job. The input of job i > 0 is what next_job_input(params,
+  // i - 1, its output, into) writes into `into` (replacing its contents), and
+  // the app's output is final_output(params, the last job's output); both run
+  // on the host, timed (phase "chain"). `into` is the chain's buffer, kept from
+  // run to run: a repeated run reuses its memory instead of faulting in fresh
+  // pages (21 MB at page view count's 32 MiB: 17 of the step's 45 ms on the
+  // CI VM).
   virtual std::vector<const MapReduceApp*> jobs() const { return {}; }
-  virtual std::string next_job_input(const Params& /*params*/, std::size_t /*job*/,
-                                     const KeyValueList& /*output*/) const {
-    return {};
+  virtual void next_job_input(const Params& /*params*/, std::size_t /*job*/,
+                              const KeyValueList& /*output*/, std::string& into) const {
+    into.clear();
   }
   virtual KeyValueList final_output(const Params& /*params*/, KeyValueList last) const {
     return last;

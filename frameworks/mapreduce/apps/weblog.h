@@ -23,7 +23,9 @@ std::unordered_map<std::string, std::uint32_t> page_views(const std::uint8_t* da
                                                           std::size_t size);
 
 // The keys of a job's output as lines of text, each ending in '\n' (the
-// distinct entries, as the input of page view count's second job).
-std::string keys_as_lines(const std::vector<std::pair<std::string, std::string>>& output);
+// distinct entries, as the input of page view count's second job), written
+// over `into` (its memory reused).
+void keys_as_lines(const std::vector<std::pair<std::string, std::string>>& output,
+                   std::string& into);
 
 }  // namespace harness::apps

@@ -45,6 +45,9 @@ class JobChain {
   std::vector<std::unique_ptr<Runtime>> runtimes_;
   apps::Params params_;  // the app's
   std::size_t max_run_bytes_ = apps::kMaxInputBytes;
+  // The input of the job after the first, kept from run to run (its memory
+  // reused: MapReduceApp::next_job_input).
+  std::string between_;
 
   RunResult run_job(std::size_t i, const std::uint8_t* data, std::size_t bytes);
 };

@@ -26,9 +26,9 @@ class PageViewCount final : public LineCountApp {
   std::vector<const MapReduceApp*> jobs() const override {
     return {&pvc_dedup_job(), &pvc_count_job()};
   }
-  std::string next_job_input(const Params&, std::size_t,
-                             const KeyValueList& output) const override {
-    return keys_as_lines(output);
+  void next_job_input(const Params&, std::size_t, const KeyValueList& output,
+                      std::string& into) const override {
+    keys_as_lines(output, into);
   }
   // The distinct entries' page views, counted from the log directly (the
   // second job's reference dedups its input itself).

@@ -44,16 +44,15 @@ class PageViewRank final : public MapReduceApp {
   std::vector<const MapReduceApp*> jobs() const override {
     return {&pvc_dedup_job(), &pvc_count_job(), &pvr_rank_job()};
   }
-  std::string next_job_input(const Params&, std::size_t job,
-                             const KeyValueList& output) const override {
-    if (job == 0) return keys_as_lines(output);
-    std::string lines;  // job 2 -> 3: `XXXXXXXXURL` per URL
+  void next_job_input(const Params&, std::size_t job, const KeyValueList& output,
+                      std::string& into) const override {
+    if (job == 0) return keys_as_lines(output, into);
+    into.clear();  // job 2 -> 3: `XXXXXXXXURL` per URL
     for (const auto& [url, raw] : output) {
-      lines += fmt::format("{:08x}", 0xffffffffu - from_raw<std::uint32_t>(raw));
-      lines += url;
-      lines += '\n';
+      into += fmt::format("{:08x}", 0xffffffffu - from_raw<std::uint32_t>(raw));
+      into += url;
+      into += '\n';
     }
-    return lines;
   }
   // The first `top` pairs of the rank job's canonical output.
   KeyValueList final_output(const Params& params, KeyValueList last) const override {
