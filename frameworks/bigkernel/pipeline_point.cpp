@@ -39,7 +39,6 @@
 #include <map>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "frameworks/bigkernel/app_kernel.h"

@@ -6,7 +6,6 @@
 #include <cctype>
 #include <ostream>
 #include <string>
-#include <thread>
 
 #include "frameworks/streamgraph/benchmarks/benchmark.h"
 #include "frameworks/streamgraph/calibration.h"

@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <string>
-#include <thread>
 
 #include "harness/core/errors.h"
 #include "harness/core/host_cores.h"

@@ -5,7 +5,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <thread>
 
 #include "harness/backend/cpu_device.h"
 #include "harness/core/host_cores.h"

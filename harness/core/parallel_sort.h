@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <thread>
 #include <vector>
 
 #include "harness/core/host_cores.h"

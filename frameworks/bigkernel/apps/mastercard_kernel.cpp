@@ -29,7 +29,6 @@
 #include <optional>
 #include <span>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "frameworks/bigkernel/apps/app_kernels.h"

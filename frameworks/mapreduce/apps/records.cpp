@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <thread>
 
 #include "frameworks/mapreduce/apps/mapreduce_app.h"
 #include "harness/core/cuts.h"

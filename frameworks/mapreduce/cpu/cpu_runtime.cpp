@@ -1,7 +1,6 @@
 #include "frameworks/mapreduce/cpu/cpu_runtime.h"
 
 #include <map>
-#include <thread>
 
 #include "frameworks/mapreduce/apps/registry.h"
 #include "harness/core/errors.h"
@@ -10,9 +9,7 @@
 namespace harness::cpu {
 
 unsigned resolve_threads(unsigned requested) {
-  if (requested) return requested;
-  unsigned n = harness::usable_cores();
-  return n ? n : 1;
+  return requested ? requested : harness::usable_cores();
 }
 
 namespace {

@@ -1,7 +1,6 @@
 #include "frameworks/workloads/cpu_mt/cpu_mt.h"
 
 #include <cstring>
-#include <thread>
 
 #include "frameworks/workloads/registry.h"
 #include "frameworks/workloads/workload_point.h"

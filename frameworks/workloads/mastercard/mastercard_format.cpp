@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <thread>
 
 #include "harness/core/errors.h"
 #include "harness/core/host_cores.h"

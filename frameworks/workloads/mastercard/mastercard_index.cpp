@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <mutex>
-#include <thread>
 
 #include "frameworks/workloads/mastercard/mastercard_format.h"
 #include "harness/core/host_cores.h"
