@@ -69,9 +69,7 @@ std::string point_identity(const Target& t, const Input& in, const PointSettings
     id += fmt::format("|{}:{}:{}:{}", backend::kind_name(d->info().kind), d->info().index,
                       d->info().name, d->memory_budget());
   }
-  std::uint64_t h = 14695981039346656037ull;  // FNV-1a, 64 bits: stable across builds and hosts
-  for (unsigned char c : id) h = (h ^ c) * 1099511628211ull;
-  return fmt::format("fnv1a64:{:016x}", h);
+  return datasets::format_checksum(datasets::xxh64(id.data(), id.size()));
 }
 
 namespace {

@@ -62,7 +62,8 @@ struct PointSettings {
 
 // Everything that decides what a point measures: its key, parameters, input
 // (checksum), devices and their memory budgets, measurement and validation
-// policies, as a digest ("fnv1a64:" and 16 hex digits) recorded in the point.
+// policies, as a digest ("xxh64:" and 16 hex digits, the datasets' checksum)
+// recorded in the point.
 // Two targets with the same identity measure the same thing, so a run
 // measures it once (runner.h, MeasuredPoints), and a resumed run reuses it
 // from a finished document of the same build.

@@ -84,7 +84,7 @@ class Resume(unittest.TestCase):
         self.reproduce(out, ids=("t.alpha",))
         with open(os.path.join(out, "results", "t.alpha.json")) as f:
             alpha = json.load(f)["points"][0]
-        self.assertTrue(alpha["identity"].startswith("fnv1a64:"), alpha.get("identity"))
+        self.assertTrue(alpha["identity"].startswith("xxh64:"), alpha.get("identity"))
         # Interrupted after t.alpha, resumed: t.alpha is kept and its point
         # serves t.alpha-again as in one uninterrupted run.
         r = self.reproduce(out, ids=("t.alpha", "t.alpha-again"))
