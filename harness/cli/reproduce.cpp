@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -45,9 +44,7 @@ Shard parse_shard(const std::string& s) {
 
 // Points of a kept document that did not validate or could not run (a point
 // skipped on purpose, status "skipped", is not a failure).
-int bad_points(const std::string& path) {
-  std::ifstream in(path);
-  nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
+int bad_points(const nlohmann::json& doc) {
   int n = 0;
   if (doc.is_object() && doc.contains("points") && doc.at("points").is_array()) {
     for (const auto& p : doc.at("points")) {
@@ -203,12 +200,9 @@ int cmd_reproduce(const std::vector<std::string>& argv) {
             "reproduce: {} complete for this build, preset and devices: skipped (--force reruns "
             "it)\n",
             e.id);
-        if (base.measured) {  // its points serve the experiments still to run, as unresumed
-          std::ifstream in(o.out_path);
-          const nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
-          if (doc.is_object()) base.measured->remember_document(doc, e.id);
-        }
-        if (int bad = bad_points(o.out_path); bad > 0) {
+        // Its points serve the experiments still to run, as in an unresumed run.
+        if (base.measured) base.measured->remember_document(check.doc, e.id);
+        if (int bad = bad_points(check.doc); bad > 0) {
           std::cerr << fmt::format("reproduce: {}: {} of its kept points failed or could not run\n",
                                    e.id, bad);
           status = 1;

@@ -42,7 +42,7 @@ std::string describe(const std::vector<std::pair<long long, std::string>>& devic
   return s;
 }
 
-ResumeCheck rerun(std::string why) { return {false, std::move(why)}; }
+ResumeCheck rerun(std::string why) { return {false, std::move(why), {}}; }
 
 }  // namespace
 
@@ -97,15 +97,17 @@ ResumeCheck check_resume(const json& doc, const ResumeTarget& t) {
       return rerun(fmt::format("it has no point on {}, which a run {} uses", b, restriction));
     }
   }
-  return {true, ""};
+  return {true, "", {}};
 }
 
 ResumeCheck check_resume_file(const std::string& path, const ResumeTarget& t) {
   std::ifstream in(path);
-  if (!in) return {false, ""};
+  if (!in) return {false, "", {}};
   json doc = json::parse(in, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) return rerun("the file is not valid JSON");
-  return check_resume(doc, t);
+  ResumeCheck check = check_resume(doc, t);
+  if (check.skip) check.doc = std::move(doc);
+  return check;
 }
 
 ResumeTarget resume_target(const Experiment& e, const std::string& preset,

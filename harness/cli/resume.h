@@ -24,6 +24,7 @@ struct ResumeTarget {
 struct ResumeCheck {
   bool skip = false;   // complete and made the same way: no need to run
   std::string reason;  // why it must run again ("" when skip, or when there is no document)
+  nlohmann::json doc;  // check_resume_file, when skip: the kept document (read once)
 };
 
 // The target of a run of `e` at `preset`, restricted to `backend` if given,
