@@ -154,18 +154,18 @@ template <class... Rest>
 void launch_mapped(backend::Queue& q, const backend::Kernel& kernel, backend::LaunchShape shape,
                    const MappedArgs& m, backend::Buffer& dummy, std::uint32_t record_bytes,
                    backend::Buffer& writes, const Rest&... rest) {
-  if (m.sl1_stats) {
+  // BK_MAPPED_PARAMS' values, then S-L1's when the build has them, then the app's.
+  const auto launch = [&](const auto&... sl1) {
     q.launch(kernel, shape, m.data ? *m.data : dummy, m.list ? *m.list : dummy,
              m.counts ? *m.counts : dummy, m.capacity, m.layout, m.data_base, m.chunk_base,
              record_bytes, writes, m.records ? *m.records : dummy, m.record_words, m.list_threads,
-             m.sl1_lines, m.sl1_monitor, *m.sl1_stats, backend::local_memory(m.sl1_local_bytes),
-             rest...);
-    return;
+             sl1..., rest...);
+  };
+  if (m.sl1_stats) {
+    launch(m.sl1_lines, m.sl1_monitor, *m.sl1_stats, backend::local_memory(m.sl1_local_bytes));
+  } else {
+    launch();
   }
-  q.launch(kernel, shape, m.data ? *m.data : dummy, m.list ? *m.list : dummy,
-           m.counts ? *m.counts : dummy, m.capacity, m.layout, m.data_base, m.chunk_base,
-           record_bytes, writes, m.records ? *m.records : dummy, m.record_words, m.list_threads,
-           rest...);
 }
 
 }  // namespace harness::bigkernel

@@ -48,6 +48,7 @@
 #include "frameworks/blocks/buffer_pool.h"
 #include "frameworks/blocks/cuda_programs.h"
 #include "frameworks/blocks/pinned_array.h"
+#include "frameworks/sl1/cache_plan.h"
 #include "frameworks/workloads/workload_point.h"
 #include "harness/core/errors.h"
 #include "harness/core/host_cores.h"
@@ -69,11 +70,11 @@ constexpr std::uint64_t kBytesPerWorker = 256 << 10;
 // BigKernel + S-L1 (figure 5.14): the values are S-L1's one structure, so a
 // thread needs one 16 B line (sl1_cache.clh: SL1_LINE_BYTES) in shared
 // memory; the first 300 accesses of a thread are monitored, as in the S-L1
-// family; the statistics are 6 u32 a thread (SL1_STAT_FIELDS).
+// family; the statistics are sl1::kStatFields u32 a thread.
 constexpr std::uint32_t kSl1Lines = 1;
 constexpr std::uint32_t kSl1LineBytes = 16;
 constexpr std::uint32_t kSl1Monitor = 300;
-constexpr std::uint64_t kSl1StatBytes = 6 * 4;
+constexpr std::uint64_t kSl1StatBytes = sl1::kStatFields * sizeof(std::uint32_t);
 
 // The threads of a round of `threads` that fill `bytes` of values handed to
 // one worker at least.
