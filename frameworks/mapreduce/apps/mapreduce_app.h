@@ -218,8 +218,10 @@ class MapReduceApp {
   // entries, then count): the jobs in order, each a MapReduceApp of its own
   // with its dialect files (compiled as a program per runtime); empty for an
   // app that is one job. The input of job i > 0 is what next_job_input(params,
-  // i - 1, its output, into) writes into `into` (replacing its contents), and
-  // the app's output is final_output(params, the last job's output); both run
+  // i - 1, its output, into) writes into `into` (replacing its contents; the
+  // output comes in the runtime's own order, not canonical order, as a chained
+  // job's output would), and the app's output is final_output(params, the
+  // last job's output, in canonical order); both run
   // on the host, timed (phase "chain"). `into` is the chain's buffer, kept from
   // run to run: a repeated run reuses its memory instead of faulting in fresh
   // pages (21 MB at page view count's 32 MiB: 17 of the step's 45 ms on the

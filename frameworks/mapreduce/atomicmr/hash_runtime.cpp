@@ -100,7 +100,7 @@ class HashRuntime final : public mapreduce::Runtime {
           std::string(out.keys.data() + out.recs[i].key_off, out.recs[i].key_len),
           std::string(out.vals.data() + i * vsize, vsize));
     }
-    apps::sort_output(app, result.output);
+    order_output(app, result.output);
 
     // Declared work: map reads the input and writes each distinct key once
     // (its bytes and entry) and a node per pair (value, link, entry);

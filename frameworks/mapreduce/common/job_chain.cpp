@@ -58,6 +58,9 @@ bool JobChain::can_run(std::size_t size) const {
 
 RunResult JobChain::run_job(std::size_t i, const std::uint8_t* data, std::size_t bytes) {
   const apps::MapReduceApp& job = *jobs_[i];
+  // Only the last job's output and pieces' outputs (merge_outputs) need
+  // canonical order; an earlier job's only feeds next_job_input.
+  runtimes_[i]->set_canonical_output(i + 1 == jobs_.size() || bytes >= max_run_bytes_);
   if (bytes < max_run_bytes_) return runtimes_[i]->run(job, data, bytes);
   if (!job.splits_at_lines()) {
     throw RunError(job.name() + ": an input of " + std::to_string(bytes) +

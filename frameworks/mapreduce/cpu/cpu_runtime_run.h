@@ -91,7 +91,7 @@ class CpuMapReduce final : public ::harness::mapreduce::Runtime {
     std::size_t pairs = 0;
     for (const auto& out : outputs) pairs += out.size();
     result.output = to_key_value_list(outputs, pairs);
-    ::harness::apps::sort_output(app, result.output);
+    order_output(app, result.output);
     std::uint64_t intermediate = 0;
     for (std::uint64_t n : emitted) intermediate += n;
     if (!fast() || records) result.work.items("records", records);  // known unless fast on all

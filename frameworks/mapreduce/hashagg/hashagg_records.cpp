@@ -320,7 +320,7 @@ class RecordsRuntime final : public mapreduce::Runtime {
                                    std::string(vals.data() + std::size_t{i} * vsize, vsize));
       }
     }
-    apps::sort_output(app, result.output);
+    order_output(app, result.output);
 
     // Declared work: the input, its record offsets and side data cross the
     // host link once and map reads the input once; the pairs are written

@@ -99,6 +99,7 @@ class HashAggRuntime final : public mapreduce::Runtime {
     if (prepared_ != &app) prepare(app);
     if (records_) {
       records_->set_app_params(app_params());
+      records_->set_canonical_output(canonical_output());
       return records_->run(app, input, size);
     }
     apps::check_input_size(app, size);
@@ -198,7 +199,7 @@ class HashAggRuntime final : public mapreduce::Runtime {
 
     const std::uint64_t distinct =
         append_reduced(h, entries, out_size, name(), app.name(), result.output);
-    apps::sort_output(app, result.output);
+    order_output(app, result.output);
 
     // Declared work: the input crosses the host link once and map reads it
     // once (its key bytes again from L1 or shared memory, not counted); the

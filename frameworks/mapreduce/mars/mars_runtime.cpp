@@ -206,7 +206,7 @@ class Mars final : public mapreduce::Runtime {
           std::string(out_keys.data() + out_recs[i].key_off, out_recs[i].key_len),
           std::string(out_vals.data() + i * vsize, vsize));
     }
-    apps::sort_output(app, result.output);
+    order_output(app, result.output);
 
     // Declared work: the map phase reads the input and writes the keys,
     // directory index and values; copies in and out cross the host link (the

@@ -215,7 +215,7 @@ class StreamMR final : public mapreduce::Runtime {
     } else {
       collect_map(out, vsize, result.output);
     }
-    apps::sort_output(app, result.output);
+    order_output(app, result.output);
 
     // Declared work: map reads the input and writes each pair's entry, value
     // and key; map-only output is compacted on the device (about as many bytes

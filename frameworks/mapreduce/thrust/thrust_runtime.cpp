@@ -294,7 +294,7 @@ class ThrustRuntime final : public mapreduce::Runtime {
         result.output.emplace_back(std::move(key), apps::raw_bytes(value));
       }
     }
-    apps::sort_output(app, result.output);
+    order_output(app, result.output);
 
     // Declared work: the input (and the record starts, the page starts)
     // crosses the host link and map reads it once (inverted index: twice,
@@ -401,7 +401,7 @@ class ThrustRuntime final : public mapreduce::Runtime {
       apps::append_be32(key, ids[c]);
       result.output.emplace_back(std::move(key), apps::raw_bytes(centroid));
     }
-    apps::sort_output(app, result.output);
+    order_output(app, result.output);
 
     // Declared work: points and side data over the host link; map reads the
     // points (the centroids stay in cache) and writes an id per point; the

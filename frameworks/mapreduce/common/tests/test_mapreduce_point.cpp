@@ -117,6 +117,46 @@ TEST(JobChain, EveryJobNeedsARuntime) {
   }
 }
 
+// Runs another runtime, recording for each run whether its caller asked for
+// canonical order.
+class RecordingRuntime final : public mapreduce::Runtime {
+ public:
+  RecordingRuntime(std::unique_ptr<mapreduce::Runtime> inner, std::vector<bool>& canonical)
+      : inner_(std::move(inner)), canonical_(canonical) {}
+  void prepare(const apps::MapReduceApp& app) override { inner_->prepare(app); }
+  mapreduce::RunResult run(const apps::MapReduceApp& app, const std::uint8_t* input,
+                           std::size_t size) override {
+    canonical_.push_back(canonical_output());
+    inner_->set_app_params(app_params());
+    inner_->set_canonical_output(canonical_output());
+    return inner_->run(app, input, size);
+  }
+
+ private:
+  std::unique_ptr<mapreduce::Runtime> inner_;
+  std::vector<bool>& canonical_;
+};
+
+// Only the last job's output is sorted (earlier ones only feed the next job,
+// in whatever order their runtime made them), and the answer still holds.
+TEST(JobChain, OnlyTheLastJobsOutputIsPutInCanonicalOrder) {
+  std::vector<bool> canonical;
+  const apps::MapReduceApp& pvr = apps::pageviewrank_app();
+  mapreduce::JobChain chain(pvr, [&canonical](const std::string& job) {
+    return std::make_unique<RecordingRuntime>(cpu::make_runtime(job, {2}), canonical);
+  });
+  chain.set_app_params({{"top", "50"}});
+  chain.prepare();
+  const std::string log = generated("weblog", 200000, 5);
+  const mapreduce::RunResult r =
+      chain.run(reinterpret_cast<const std::uint8_t*>(log.data()), log.size());
+  EXPECT_EQ(canonical, (std::vector<bool>{false, false, true}));
+  const apps::KeyValueList expected =
+      pvr.reference({{"top", "50"}}, reinterpret_cast<const std::uint8_t*>(log.data()), log.size());
+  ASSERT_EQ(expected.size(), 50u);
+  EXPECT_EQ(apps::compare_outputs(pvr, expected, r.output), "");
+}
+
 // String match's values are input positions, which need more than 32 bits
 // past 4 GiB, so such an input cannot run in pieces either.
 TEST(MapReducePoint, InputsOf4GiBFailBeforeTheReferenceWhenTheAppCannotRunInPieces) {
