@@ -34,7 +34,9 @@ inline std::uint64_t launch_threads(std::uint64_t records) {
 // BK_MAPPED_PARAMS' values for one launch (unused ones may stay null: the app
 // passes a dummy buffer).
 struct MappedArgs {
-  const backend::Buffer* data = nullptr;    // PLAIN: mapped bytes; COMPUTE: assembled values
+  // PLAIN: mapped bytes; COMPUTE: assembled values; ADDRGEN: the 8-byte
+  // stand-in value every mapped read returns (derivable.h).
+  const backend::Buffer* data = nullptr;
   const backend::Buffer* list = nullptr;    // ADDRGEN: the address list
   const backend::Buffer* counts = nullptr;  // ADDRGEN: reads per thread
   // ADDRGEN: entries a thread; COMPUTE: the round's threads (coalesced layout)

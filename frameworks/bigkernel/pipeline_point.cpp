@@ -43,6 +43,7 @@
 
 #include "frameworks/bigkernel/app_kernel.h"
 #include "frameworks/bigkernel/assembly.h"
+#include "frameworks/bigkernel/derivable.h"
 #include "frameworks/bigkernel/points.h"
 #include "frameworks/bigkernel/round_plan.h"
 #include "frameworks/blocks/buffer_pool.h"
@@ -128,7 +129,8 @@ class PipelinePoint final : public workloads::WorkloadPoint {
       if (opt_.reduce_volume) {
         bytes += pool_bytes(r * value_bytes_ + 8 * std::uint64_t{capacity_} + sl1_pad()) +
                  pool_bytes(r * capacity_ * 8) + pool_bytes(r * 4) +
-                 pool_bytes(descriptor_words(capacity_) * 8);
+                 pool_bytes(descriptor_words(capacity_) * 8) +
+                 pool_bytes(8);  // a slot's address generation stand-in value (derivable.h)
       } else {
         bytes += pool_bytes(recs.max_bytes(r));
       }
@@ -173,6 +175,7 @@ class PipelinePoint final : public workloads::WorkloadPoint {
         host_[s].counts.resize(per_round_);
       }
     }
+    if (opt_.reduce_volume) check_derivable();
   }
 
   Measurement run_once() override {
@@ -292,6 +295,7 @@ class PipelinePoint final : public workloads::WorkloadPoint {
     send_records(q, "bk.records.addr", c, mapped);
     const bool variable = app_->records().variable();
     q.begin_span("addrgen");
+    mapped.data = &stand_in(0);
     mapped.list = &list;
     mapped.counts = &counts;
     mapped.capacity = capacity_;
@@ -324,6 +328,54 @@ class PipelinePoint final : public workloads::WorkloadPoint {
     }
     q.end_span();
     return done;
+  }
+
+  // ADDRGEN's stand-in value for mapped reads (8 B): 0, or 1 for the probe.
+  backend::Buffer& stand_in(std::uint32_t value) {
+    return pool_->get("bk.stand_in" + std::to_string(value), 8);
+  }
+
+  // Untimed, before the first run: round 0's address generation with mapped
+  // reads returning 0 and again returning 1 must make the same reads (in
+  // host slots 0 and 1); a difference is a kernel whose addresses or control
+  // flow depend on mapped data, which address generation cannot derive.
+  void check_derivable() {
+    if (chunks_.empty()) return;
+    const Chunk& c = chunks_[0];
+    const auto r = static_cast<std::uint32_t>(c.count);
+    backend::Queue& q = *address_queue_;
+    blocks::PinnedArray<std::uint64_t> values(*device_);
+    values.resize(2);
+    values.data()[0] = 0;
+    values.data()[1] = 1;
+    app_->begin_run(chunks_, per_round_);
+    app_->begin_pass(0);
+    for (std::uint32_t s = 0; s < kSlots; ++s) {
+      q.write_async(stand_in(s), 0, values.host_buffer(), s * 8, 8);
+      backend::Buffer& list = pool_->get("bk.list" + std::to_string(s), per_round_ * capacity_ * 8);
+      backend::Buffer& counts = pool_->get("bk.counts" + std::to_string(s), per_round_ * 4);
+      MappedArgs mapped;
+      send_records(q, "bk.records.addr", c, mapped);
+      mapped.data = &stand_in(s);
+      mapped.list = &list;
+      mapped.counts = &counts;
+      mapped.capacity = capacity_;
+      mapped.list_threads = r;
+      app_->enqueue_addrgen(q, mapped, c);
+      q.read_async(host_[s].counts.host_buffer(), 0, counts, 0, std::uint64_t{r} * 4);
+      q.read_async(host_[s].list.host_buffer(), 0, list, 0, std::uint64_t{r} * capacity_ * 8);
+    }
+    q.finish();
+    q.take_spans();  // the record table's copies: not a run's
+    const std::string difference =
+        first_address_difference(host_[0].list.data(), host_[0].counts.data(), host_[1].list.data(),
+                                 host_[1].counts.data(), r, capacity_, c.first);
+    if (!difference.empty()) {
+      throw RunError(fmt::format(
+          "bigkernel/{}: {}'s address generation cannot be derived: {}; a mapped read's address "
+          "and the control flow around it must not depend on mapped data",
+          opt_.variant, ctx_.app, difference));
+    }
   }
 
   // The raw address list (and the counts) of round k, copied back on the

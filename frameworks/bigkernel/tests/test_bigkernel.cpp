@@ -18,6 +18,7 @@
 #include "frameworks/bigkernel/assembly.h"
 #include "frameworks/bigkernel/bigkernel.h"
 #include "frameworks/bigkernel/chunk_plan.h"
+#include "frameworks/bigkernel/derivable.h"
 #include "frameworks/bigkernel/tests/bigkernel_testing.h"
 #include "frameworks/blocks/cuda_programs.h"
 #include "harness/core/errors.h"
@@ -240,6 +241,41 @@ INSTANTIATE_TEST_SUITE_P(Backends, BigKernelTest, ::testing::ValuesIn(kernel_bac
 
 // The layouts COMPUTE reads (kernels/bigkernel.clh): coalesced segments
 // rounded to 8 bytes, thread-major values at multiples of their widths.
+// Two address generations of a round (mapped reads returning 0, then 1)
+// agree for a derivable kernel; a count or an entry that differs is named
+// with its record and read. Lists are access-major: entry n of thread t at
+// list[n * threads + t], width as log2 in bits 60-63.
+TEST(Derivable, FirstAddressDifference) {
+  constexpr std::uint64_t k4 = std::uint64_t{2} << 60, k1 = 0;
+  // 3 threads, up to 2 reads each: thread t reads 4 B at 100 t, then 1 B at 100 t + 7.
+  const std::vector<std::uint64_t> list = {k4 | 0, k4 | 100, k4 | 200, k1 | 7, k1 | 107, k1 | 207};
+  const std::vector<std::uint32_t> counts = {2, 2, 2};
+  EXPECT_EQ(bigkernel::first_address_difference(list.data(), counts.data(), list.data(),
+                                                counts.data(), 3, 2, 50),
+            "");
+  // Thread 1's second read moved by the value its first read returned.
+  std::vector<std::uint64_t> moved = list;
+  moved[4] = k1 | 108;
+  EXPECT_EQ(bigkernel::first_address_difference(list.data(), counts.data(), moved.data(),
+                                                counts.data(), 3, 2, 50),
+            "record 51's read 1 is 1 B at mapped byte 107 when mapped data reads 0, 1 B at byte "
+            "108 when it reads 1");
+  // Thread 2 made one more read (a loop bounded by a mapped value), past the
+  // list's capacity: the counts tell.
+  std::vector<std::uint32_t> more = counts;
+  more[2] = 3;
+  EXPECT_EQ(bigkernel::first_address_difference(list.data(), counts.data(), list.data(),
+                                                more.data(), 3, 2, 0),
+            "record 2 makes 2 mapped reads when mapped data reads 0, 3 when it reads 1");
+  // Entries past a thread's count are not compared.
+  std::vector<std::uint32_t> fewer = {2, 1, 2};
+  std::vector<std::uint64_t> stale = list;
+  stale[4] = 12345;
+  EXPECT_EQ(bigkernel::first_address_difference(list.data(), fewer.data(), stale.data(),
+                                                fewer.data(), 3, 2, 0),
+            "");
+}
+
 TEST(Assembly, Layouts) {
   const auto c = bigkernel::value_layout(bigkernel::Layout::coalesced, 3, {4, 2, 8});
   EXPECT_EQ(c.offset, (std::vector<std::uint64_t>{0, 16, 24}));
