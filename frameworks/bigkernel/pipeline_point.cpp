@@ -231,6 +231,7 @@ class PipelinePoint final : public workloads::WorkloadPoint {
     m.counters["volume_fraction"] = ctx_.input_size ? static_cast<double>(run_.value_bytes) /
                                                           static_cast<double>(ctx_.input_size)
                                                     : 0.0;
+    if (opt_.sl1) add_sl1_counters(m);
     return m;
   }
 
@@ -328,6 +329,24 @@ class PipelinePoint final : public workloads::WorkloadPoint {
     }
     q.end_span();
     return done;
+  }
+
+  // S-L1's statistics (sl1::stat_counters: hit rates, lines cached) of the
+  // last round on each slot, read after the run, untimed: each round's
+  // launch overwrites its slot's.
+  void add_sl1_counters(Measurement& m) {
+    std::vector<std::uint32_t> stats;
+    for (std::uint32_t s = 0; s < kSlots && s < chunks_.size(); ++s) {
+      const std::size_t last = chunks_.size() - 1 - (chunks_.size() - 1 + kSlots - s) % kSlots;
+      const std::uint64_t words = launch_threads(chunks_[last].count) * sl1::kStatFields;
+      const std::size_t at = stats.size();
+      stats.resize(at + words);
+      lanes_[s]->read(stats.data() + at, pool_->get("bk.sl1_stats" + std::to_string(s), words * 4),
+                      0, words * 4);
+      lanes_[s]->finish();
+    }
+    for (const auto& [name, value] : sl1::stat_counters(stats, {"values"}))
+      m.counters[name] = value;
   }
 
   // ADDRGEN's stand-in value for mapped reads (8 B): 0, or 1 for the probe.

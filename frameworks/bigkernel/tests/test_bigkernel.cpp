@@ -140,6 +140,12 @@ TEST_P(BigKernelTest, PipelineVariantsInManyRounds) {
       for (const std::string phase : {"copy_in", "compute", "assembly"}) {
         EXPECT_GT(phase_ms(r.measurement, phase), 0) << phase;
       }
+      if (variant == "full-sl1") {
+        // 4 (K-means) or 3 (Netflix) reads a thread never finish S-L1's 300
+        // monitored accesses: no thread decides, no value goes through a line.
+        EXPECT_EQ(c.at("sl1_decided_threads"), 0);
+        EXPECT_EQ(c.at("sl1_line_accesses"), 0);
+      }
     }
   }
 }
