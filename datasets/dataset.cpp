@@ -372,6 +372,15 @@ DatasetFile materialize(const DatasetSpec& spec, const std::string& cache_dir) {
     return file;
   }
 
+  // A dataset the folder cannot hold fails before a byte is written, rather
+  // than after filling the disk.
+  const fs::space_info room = fs::space(cache_dir, ec);
+  if (!ec && room.available < file.size_bytes) {
+    throw RunError(fmt::format(
+        "dataset {} of {} bytes does not fit the dataset cache folder '{}' ({} bytes free); give "
+        "a folder with room (--data-dir or HARNESS_DATA_DIR)",
+        generator.name(), file.size_bytes, absolute_path(cache_dir), room.available));
+  }
   const auto start = std::chrono::steady_clock::now();
   const std::string tmp = temporary_name(path);
   Fd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));

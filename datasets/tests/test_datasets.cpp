@@ -581,6 +581,19 @@ TEST(Cache, UnwritableFolderIsARunErrorWithThePath) {
   }
 }
 
+// A dataset larger than the folder's free space fails at once, naming the
+// folder and its room, and writes nothing (1 PiB: more than any test disk).
+TEST(Cache, DatasetLargerThanTheFreeSpaceIsARunErrorBeforeWriting) {
+  TempDir dir;
+  const std::string message = run_error_message([&] {
+    materialize({"text-zipf", std::uint64_t{1} << 50, 1}, dir.path().string());
+  });
+  EXPECT_NE(message.find("does not fit the dataset cache folder"), std::string::npos) << message;
+  EXPECT_NE(message.find(dir.path().string()), std::string::npos) << message;
+  EXPECT_NE(message.find("bytes free"), std::string::npos) << message;
+  EXPECT_TRUE(fs::is_empty(dir.path()));
+}
+
 // ---------------------------------------------------------------- user files
 TEST(UserFile, DescribesAndLoadsAnExistingFile) {
   TempDir dir;

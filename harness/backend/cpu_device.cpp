@@ -32,6 +32,20 @@ std::uint64_t host_memory_bytes() {
              : 0;
 }
 
+std::uint64_t host_memory_available() {
+  std::ifstream meminfo("/proc/meminfo");
+  const std::string key = "MemAvailable:";
+  for (std::string line; std::getline(meminfo, line);) {
+    if (line.compare(0, key.size(), key) == 0)
+      return std::strtoull(line.c_str() + key.size(), nullptr, 10) * 1024;  // kB
+  }
+  long pages = sysconf(_SC_AVPHYS_PAGES);
+  long page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0
+             ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page)
+             : 0;
+}
+
 std::vector<DeviceInfo> list_devices() {
   DeviceInfo d;
   d.kind = Kind::cpu;

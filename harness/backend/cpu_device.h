@@ -16,5 +16,8 @@ std::unique_ptr<Device> open_device(int index);
 // Host facts used by result documents.
 std::string cpu_model_name();
 std::uint64_t host_memory_bytes();
+// Memory the host can give without swapping (/proc/meminfo MemAvailable;
+// else free pages), for refusing an input that cannot be loaded.
+std::uint64_t host_memory_available();
 
 }  // namespace harness::backend::cpu

@@ -127,6 +127,17 @@ const backend::HostBuffer& Input::for_backend(backend::Kind kind, Devices& devic
   }
   auto it = copies_.find(kind);
   if (it != copies_.end()) return it->second;
+  // An input the host cannot hold fails this point with its cause instead
+  // of swapping or being killed (the thesis' mapped arrays live in host
+  // memory: a larger one needs a larger host).
+  const std::uint64_t available = backend::cpu::host_memory_available();
+  if (available && file_.size_bytes > available) {
+    throw RunError(fmt::format(
+        "the input {} ({} bytes) does not fit the host's available memory ({} bytes{}): every "
+        "backend reads its input from a copy in host memory",
+        label_, file_.size_bytes, available,
+        copies_.empty() ? "" : fmt::format(", with {} other copies of it held", copies_.size())));
+  }
   backend::HostBuffer buffer = devices.host_buffer(kind, file_.size_bytes);
   if (copies_.empty()) {
     datasets::load_file(file_.path, buffer.data(), file_.size_bytes);
