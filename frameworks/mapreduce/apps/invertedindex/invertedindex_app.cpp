@@ -1,12 +1,17 @@
 // Inverted index, host side: records (lines), the side data (the byte offsets
 // of the page starts), the CPU reference (its own line-by-line parse of the
 // link rule, written without the dialect function).
+#include <algorithm>
 #include <cstring>
 #include <string_view>
+#include <vector>
 
 #include "frameworks/mapreduce/apps/binary_values.h"
 #include "frameworks/mapreduce/apps/records.h"
 #include "frameworks/mapreduce/apps/registry.h"
+#include "harness/core/cuts.h"
+#include "harness/core/host_cores.h"
+#include "harness/core/parallel.h"
 
 namespace harness::apps {
 
@@ -114,16 +119,30 @@ class InvertedIndex final : public MapReduceApp {
   }
 
   // The byte offsets of the page starts, ascending, as u32 (the first is 0).
+  // Found on every core, each a piece of whole lines (a serial scan took
+  // most of the 55-63 ms of preprocessing at 128 MiB on an H100's host).
   std::vector<std::uint8_t> side_data(const Params&, const std::uint8_t* data,
                                       std::size_t size) const override {
     check_input_size(*this, size);
     const std::string_view text(reinterpret_cast<const char*>(data), size);
-    std::vector<std::uint32_t> starts{0};
     const std::string needle = "\n" + std::string(kPageMarker);
-    for (std::size_t at = text.find(needle); at != std::string_view::npos;
-         at = text.find(needle, at + 1)) {
-      starts.push_back(static_cast<std::uint32_t>(at + 1));
-    }
+    const unsigned threads = size < (std::size_t{8} << 20) ? 1u : harness::usable_cores();
+    const std::vector<std::size_t> cuts = line_cuts(data, size, threads);
+    std::vector<std::vector<std::uint32_t>> parts(cuts.size() - 1);
+    parallel_for(static_cast<unsigned>(parts.size()), [&](unsigned p) {
+      // The page starts in [cuts[p], cuts[p + 1]): the newline before each.
+      const std::size_t begin = cuts[p], end = cuts[p + 1];
+      if (end <= begin) return;
+      const std::size_t from = begin ? begin - 1 : 0;
+      const std::string_view piece =
+          text.substr(from, std::min(size, end - 1 + needle.size()) - from);
+      for (std::size_t at = piece.find(needle); at != std::string_view::npos && from + at < end - 1;
+           at = piece.find(needle, at + 1)) {
+        parts[p].push_back(static_cast<std::uint32_t>(from + at + 1));
+      }
+    });
+    std::vector<std::uint32_t> starts{0};
+    for (const auto& part : parts) starts.insert(starts.end(), part.begin(), part.end());
     std::vector<std::uint8_t> out(starts.size() * 4);
     std::memcpy(out.data(), starts.data(), out.size());
     return out;

@@ -82,6 +82,38 @@ TEST(InvertedIndex, ValuesAreTheStartsOfTheLinksPages) {
   EXPECT_EQ(side.size(), 4u);  // a marker at byte 0 is the first page, not a second
 }
 
+// Page starts of the serial scan: after every newline that a marker follows.
+std::vector<std::uint32_t> serial_page_starts(const std::string& text) {
+  std::vector<std::uint32_t> starts{0};
+  for (std::size_t at = text.find("\n<!-- page:"); at != std::string::npos;
+       at = text.find("\n<!-- page:", at + 1)) {
+    starts.push_back(static_cast<std::uint32_t>(at + 1));
+  }
+  return starts;
+}
+std::vector<std::uint32_t> page_starts(const std::string& text) {
+  const std::vector<std::uint8_t> side =
+      invertedindex_app().side_data({}, bytes(text), text.size());
+  std::vector<std::uint32_t> starts(side.size() / 4);
+  std::memcpy(starts.data(), side.data(), side.size());
+  return starts;
+}
+
+// From 8 MiB on, the page starts are found in pieces of whole lines on every
+// core: the same as the serial scan, on the corpus and on a text whose every
+// line is a marker (so a page starts at every cut between pieces).
+TEST(InvertedIndex, PageStartsFoundInPiecesAreTheSerialScans) {
+  const std::string html = testing::generated("html-zipf", 12 << 20, 7);
+  const std::vector<std::uint32_t> starts = page_starts(html);
+  EXPECT_GT(starts.size(), 1000u);
+  EXPECT_EQ(starts, serial_page_starts(html));
+  std::string markers;
+  while (markers.size() < (std::size_t{9} << 20)) markers += "<!-- page: p -->\n";
+  const std::vector<std::uint32_t> every_line = page_starts(markers);
+  EXPECT_EQ(every_line.size(), markers.size() / 17);
+  EXPECT_EQ(every_line, serial_page_starts(markers));
+}
+
 TEST(InvertedIndex, HtmlZipfPagesAndLinksLookReal) {
   const std::string html = testing::generated("html-zipf", 1 << 20, 42);
   std::vector<std::uint8_t> side = invertedindex_app().side_data({}, bytes(html), html.size());
