@@ -9,7 +9,6 @@
 #include "frameworks/mapreduce/apps/records.h"
 #include "frameworks/mapreduce/apps/registry.h"
 #include "harness/core/errors.h"
-#include "harness/core/parallel.h"
 #include "harness/dialect/dialect.h"
 
 namespace harness::apps {
@@ -62,13 +61,11 @@ class KMeans final : public MapReduceApp {
                                            std::size_t size) const override {
     check_input_size(*this, size);
     const Points p = points(data, size);
-    // Filled on every core: 64 MB of offsets at 256 MiB of 4-d points, whose
-    // page faults and stores took 37-66 ms on one core of an H100's host.
-    std::vector<std::uint32_t> offsets(p.n + 1);
-    parallel_ranges(p.n + 1, 0, std::uint64_t{1} << 20, [&](std::uint64_t b, std::uint64_t e) {
-      for (std::uint64_t i = b; i < e; ++i)
-        offsets[i] = static_cast<std::uint32_t>(4 * (p.start + i * p.dims));
-    });
+    std::vector<std::uint32_t> offsets;
+    offsets.reserve(p.n + 1);
+    for (std::uint64_t i = 0; i <= p.n; ++i) {
+      offsets.push_back(static_cast<std::uint32_t>(4 * (p.start + i * p.dims)));
+    }
     return offsets;
   }
 

@@ -108,19 +108,6 @@ TEST(Similarity, PairsInOrderScoresByHandAndOrderedKeys) {
   EXPECT_NE(compare_by_policy(app, ref, nudged, app.validation()), "");
 }
 
-// Past 1 Mi points the record offsets are filled on every core: each is
-// still the point's first byte (header, then `dims` floats a point).
-TEST(KMeans, RecordOffsetsOfManyPointsFilledInParallel) {
-  const std::uint64_t n = 3 << 20, dims = 2;
-  const std::string in = npy({n, dims}, std::vector<float>(n * dims, 1.0f));
-  const std::size_t header = in.size() - 4 * n * dims;
-  const auto records = kmeans_app().split_records(bytes(in), in.size());
-  ASSERT_EQ(records.size(), n + 1);
-  for (std::uint64_t i = 0; i <= n; ++i) {
-    ASSERT_EQ(records[i], header + 4 * dims * i) << i;
-  }
-}
-
 TEST(KMeans, AssignsToTheNearestOfTheFirstKPoints) {
   const MapReduceApp& app = kmeans_app();
   EXPECT_EQ(defaults_of(app.params()), (Params{{"k", "16"}}));
