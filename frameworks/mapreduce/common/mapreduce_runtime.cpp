@@ -108,18 +108,23 @@ std::function<std::unique_ptr<PointRunner>(const PointContext&)> point_factory(
 PreparedInput preprocess(const apps::MapReduceApp& app, const apps::Params& params,
                          const std::uint8_t* data, std::size_t size) {
   PreparedInput in;
+  preprocess_into(app, params, data, size, in);
+  return in;
+}
+
+void preprocess_into(const apps::MapReduceApp& app, const apps::Params& params,
+                     const std::uint8_t* data, std::size_t size, PreparedInput& in) {
   in.data = data;
   in.size = size;
-  in.offsets = app.split_records(data, size);
+  app.split_records_into(data, size, in.offsets);
   in.side = app.side_data(params, data, size);
-  return in;
 }
 
 RunResult Runtime::run(const apps::MapReduceApp& app, const std::uint8_t* input, std::size_t size) {
   Stopwatch host;
-  const PreparedInput in = preprocess(app, app_params(), input, size);
+  preprocess_into(app, app_params(), input, size, prepared_input_);
   const double preprocess_ms = host.elapsed_ms();
-  RunResult result = run_records(app, in, 0, in.records());
+  RunResult result = run_records(app, prepared_input_, 0, prepared_input_.records());
   result.measurement.total_ms += preprocess_ms;
   auto& phases = result.measurement.phases;
   phases.insert(phases.begin(), {"preprocess", preprocess_ms});

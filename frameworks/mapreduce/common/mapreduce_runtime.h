@@ -25,6 +25,10 @@ struct PreparedInput {
 // app.split_records and app.side_data(params, ...) of the whole input.
 PreparedInput preprocess(const apps::MapReduceApp& app, const apps::Params& params,
                          const std::uint8_t* data, std::size_t size);
+// The same into `in`, whose offsets' memory a repeated run reuses
+// (MapReduceApp::split_records_into).
+void preprocess_into(const apps::MapReduceApp& app, const apps::Params& params,
+                     const std::uint8_t* data, std::size_t size, PreparedInput& in);
 
 struct RunResult {
   Measurement measurement;
@@ -70,6 +74,8 @@ class Runtime {
     if (canonical_output_) apps::sort_output(app, output);
   }
   apps::Params app_params_;
+  // The last run's preprocessed input, kept so the next run reuses its memory.
+  PreparedInput prepared_input_;
 
  private:
   bool canonical_output_ = true;

@@ -16,14 +16,15 @@ class CpuMapReduce final : public ::harness::mapreduce::Runtime {
   ::harness::mapreduce::RunResult run(const ::harness::apps::MapReduceApp& app,
                                       const std::uint8_t* input, std::size_t size) override {
     ::harness::Stopwatch host;
-    ::harness::mapreduce::PreparedInput in;
+    ::harness::mapreduce::PreparedInput& in = prepared_input_;
     if (fast()) {  // the fast path reads the input in chunks of its own: no record split
       ::harness::apps::check_input_size(app, size);
       in.data = input;
       in.size = size;
+      in.offsets.clear();
       in.side = app.side_data(app_params(), input, size);
     } else {
-      in = ::harness::mapreduce::preprocess(app, app_params(), input, size);
+      ::harness::mapreduce::preprocess_into(app, app_params(), input, size, in);
     }
     const double preprocess_ms = host.elapsed_ms();
     ::harness::mapreduce::RunResult result =

@@ -115,14 +115,19 @@ class RecordsRuntime final : public mapreduce::Runtime {
     // side data, which may point into the whole input (page starts, matrices).
     // Its chunks are cut at the host's record offsets. A resident input whose
     // records are plain lines (records_are_lines) has them found on the
-    // device instead (phase `split`): no host split at all.
-    mapreduce::PreparedInput in;  // mapreduce::preprocess, the split only where needed
+    // device instead (phase `split`): no host split at all. (mapreduce::
+    // preprocess with the split only where needed, into the kept input.)
+    mapreduce::PreparedInput& in = prepared_input_;
     in.data = input;
     in.size = size;
     in.side = app.side_data(app_params(), input, size);
     const bool may_stream = options_.pipelined && app.splits_at_lines() && in.side.empty();
     const bool device_lines = !may_stream && app.records_are_lines();
-    if (!device_lines) in.offsets = app.split_records(input, size);
+    if (device_lines) {
+      in.offsets.clear();
+    } else {
+      app.split_records_into(input, size, in.offsets);
+    }
     const double preprocess_ms = host.elapsed_ms();
     std::uint32_t records = device_lines ? 0 : in.records();
     const auto side_size = static_cast<std::uint32_t>(in.side.size());
