@@ -35,8 +35,14 @@ def rows(doc):
         return []
     size, points = largest(points)
     out = []
-    for p in sorted(points, key=lambda p: ORDER.index(f"{p['framework']}/{p['variant']}")
-                    if f"{p['framework']}/{p['variant']}" in ORDER else 99):
+    backends = ("cuda", "opencl", "cpu")
+
+    def order(p):
+        variant = f"{p['framework']}/{p['variant']}"
+        return (ORDER.index(variant) if variant in ORDER else 99,
+                backends.index(p["backend"]) if p["backend"] in backends else 9)
+
+    for p in sorted(points, key=order):
         s = p["summary"]
         total = s["total_ms"]["median"]
         phases = {k: v["median"] for k, v in s["phases_ms"].items()}
@@ -46,7 +52,8 @@ def rows(doc):
         frac = f" = {100 * gbps / pinned:.0f}%" if pinned and p["backend"] != "cpu" else ""
         variant = f"{p['framework']}/{p['variant']}"
         dev = "" if variant == "hashagg/pipelined" or p["backend"] == "cpu" else f"{device:.2f}"
-        out.append((p["app"], p["dataset"]["label"], variant, f"{total:.2f}", f"{gbps:.1f}{frac}",
+        out.append((p["app"], p["dataset"]["label"], f"{variant} ({p['backend']})", f"{total:.2f}",
+                    f"{gbps:.1f}{frac}",
                     dev, p["validation"]["status"]))
     return out
 
