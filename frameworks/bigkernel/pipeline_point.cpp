@@ -96,12 +96,12 @@ struct HostSlot {
 
 class PipelinePoint final : public workloads::WorkloadPoint {
  public:
-  PipelinePoint(const PointContext& ctx, PipelineOptions options)
+  PipelinePoint(const PointContext& ctx, PipelineOptions options, std::unique_ptr<AppKernel> app)
       : WorkloadPoint(ctx), opt_(std::move(options)) {
     if (!ctx.device) throw UsageError("bigkernel/" + opt_.variant + " needs a GPU backend device");
     device_ = ctx.device;
     pool_ = std::make_unique<blocks::BufferPool>(*device_);
-    app_ = make_app_kernel(ctx.app);
+    app_ = app ? std::move(app) : make_app_kernel(ctx.app);
     address_queue_ = device_->create_queue();
     for (auto& lane : lanes_) lane = device_->create_queue();
     patterns_ = opt_.reduce_volume && param_bool(ctx.params, "patterns");
@@ -537,7 +537,13 @@ class PipelinePoint final : public workloads::WorkloadPoint {
 
 std::unique_ptr<PointRunner> make_pipeline_point(const PointContext& ctx,
                                                  const PipelineOptions& options) {
-  return std::make_unique<PipelinePoint>(ctx, options);
+  return std::make_unique<PipelinePoint>(ctx, options, nullptr);
+}
+
+std::unique_ptr<PointRunner> make_pipeline_point(const PointContext& ctx,
+                                                 const PipelineOptions& options,
+                                                 std::unique_ptr<AppKernel> app) {
+  return std::make_unique<PipelinePoint>(ctx, options, std::move(app));
 }
 
 }  // namespace harness::bigkernel

@@ -27,5 +27,12 @@ struct PipelineOptions {
 };
 std::unique_ptr<PointRunner> make_pipeline_point(const PointContext& ctx,
                                                  const PipelineOptions& options);
+// The same with the app's kernel given instead of the family's for ctx.app
+// (which still names the workload that validates): a kernel the family does
+// not register, such as the tests' one that address generation cannot derive.
+class AppKernel;
+std::unique_ptr<PointRunner> make_pipeline_point(const PointContext& ctx,
+                                                 const PipelineOptions& options,
+                                                 std::unique_ptr<AppKernel> app);
 
 }  // namespace harness::bigkernel
