@@ -24,13 +24,18 @@ std::string cpu_model_name() {
   return "unknown CPU";
 }
 
-std::uint64_t host_memory_bytes() {
-  long pages = sysconf(_SC_PHYS_PAGES);
+namespace {
+// Bytes of the pages sysconf reports for `name` (_SC_PHYS_PAGES, _SC_AVPHYS_PAGES); 0 if unknown.
+std::uint64_t page_bytes(int name) {
+  long pages = sysconf(name);
   long page = sysconf(_SC_PAGESIZE);
   return pages > 0 && page > 0
              ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page)
              : 0;
 }
+}  // namespace
+
+std::uint64_t host_memory_bytes() { return page_bytes(_SC_PHYS_PAGES); }
 
 std::uint64_t host_memory_available() {
   std::ifstream meminfo("/proc/meminfo");
@@ -39,11 +44,7 @@ std::uint64_t host_memory_available() {
     if (line.compare(0, key.size(), key) == 0)
       return std::strtoull(line.c_str() + key.size(), nullptr, 10) * 1024;  // kB
   }
-  long pages = sysconf(_SC_AVPHYS_PAGES);
-  long page = sysconf(_SC_PAGESIZE);
-  return pages > 0 && page > 0
-             ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page)
-             : 0;
+  return page_bytes(_SC_AVPHYS_PAGES);
 }
 
 std::vector<DeviceInfo> list_devices() {

@@ -67,13 +67,8 @@ TEST_P(BigKernelDerivableTest, AKernelWhoseReadsDependOnMappedDataIsRefusedBefor
   for (const std::string variant : {"reduced-volume", "full"}) {
     SCOPED_TRACE(variant);
     const VariantInfo& v = Registry::instance().find_variant("bigkernel", variant);
-    PointContext ctx;
-    ctx.device = device_.get();
-    ctx.devices = {device_.get()};
-    ctx.app = "kmeans-particles";  // the workload that would validate
-    ctx.input = reinterpret_cast<const std::uint8_t*>(particles.data());
-    ctx.input_size = particles.size();
-    ctx.params = point_defaults(v, Registry::instance().find_app(ctx.app));
+    // kmeans-particles: the workload that would validate.
+    const PointContext ctx = family_point_context(*device_, v, "kmeans-particles", particles);
     bigkernel::PipelineOptions options;
     options.variant = variant;
     options.layout = variant == "full" ? bigkernel::Layout::coalesced : bigkernel::Layout::thread;

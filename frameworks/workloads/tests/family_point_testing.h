@@ -29,6 +29,22 @@ struct PointRun {
   Measurement measurement;  // of the last repetition run
 };
 
+// The context the runner gives a point of variant `v` on `app` over `input` on
+// `device`: the point's default parameters (override them in ctx.params).
+inline PointContext family_point_context(backend::Device& device, const VariantInfo& v,
+                                         const std::string& app, const std::string& input) {
+  const AppInfo& a = Registry::instance().find_app(app);
+  PointContext ctx;
+  ctx.device = &device;
+  ctx.devices = {&device};
+  ctx.app = app;
+  ctx.input = reinterpret_cast<const std::uint8_t*>(input.data());
+  ctx.input_size = input.size();
+  ctx.params = point_defaults(v, a);
+  ctx.validation = a.validation;
+  return ctx;
+}
+
 // framework/variant on `app` over `input` on `device` with a GPU memory budget
 // (0: none), the point's defaults overridden by `params`: prepared, then
 // `repetitions` runs (later ones reuse what the first allocated), each
@@ -40,17 +56,9 @@ inline PointRun run_point(backend::Device& device, const std::string& framework,
                           int repetitions, std::ostream* dump = nullptr) {
   register_all();
   const VariantInfo& v = Registry::instance().find_variant(framework, variant);
-  const AppInfo& a = Registry::instance().find_app(app);
   device.set_memory_budget(budget);
-  PointContext ctx;
-  ctx.device = &device;
-  ctx.devices = {&device};
-  ctx.app = app;
-  ctx.input = reinterpret_cast<const std::uint8_t*>(input.data());
-  ctx.input_size = input.size();
-  ctx.params = point_defaults(v, a);
+  PointContext ctx = family_point_context(device, v, app, input);
   for (const auto& [k, value] : params) ctx.params[k] = value;
-  ctx.validation = a.validation;
   auto point = v.make(ctx);
   point->prepare();
   PointRun r;

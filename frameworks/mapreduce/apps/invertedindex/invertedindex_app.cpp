@@ -9,9 +9,6 @@
 #include "frameworks/mapreduce/apps/binary_values.h"
 #include "frameworks/mapreduce/apps/records.h"
 #include "frameworks/mapreduce/apps/registry.h"
-#include "harness/core/cuts.h"
-#include "harness/core/host_cores.h"
-#include "harness/core/parallel.h"
 
 namespace harness::apps {
 
@@ -128,29 +125,29 @@ class InvertedIndex final : public MapReduceApp {
                                       std::size_t size) const override {
     check_input_size(*this, size);
     const std::string_view text(reinterpret_cast<const char*>(data), size);
-    const unsigned threads = size < (std::size_t{8} << 20) ? 1u : harness::usable_cores();
-    const std::vector<std::size_t> cuts = line_cuts(data, size, threads);
-    std::vector<std::vector<std::uint32_t>> parts(cuts.size() - 1);
-    parallel_for(static_cast<unsigned>(parts.size()), [&](unsigned p) {
-      // The page starts s in [cuts[p], cuts[p + 1]), s > 0: a marker after a
-      // newline. memchr finds the marker's '!' (rare in HTML), then the
-      // rest is compared: 3x faster than string_view::find of "\n<!--",
-      // which stops at every newline (128 MiB on one core here: 14 ms
-      // against 44).
-      const std::size_t begin = std::max<std::size_t>(cuts[p], 1), end = cuts[p + 1];
-      const char* base = text.data();
-      const char* last = base + std::min(size, end + 1);
-      for (const char* at = base + begin + 1; at < last;) {
-        const auto* bang = static_cast<const char*>(std::memchr(at, '!', last - at));
-        if (!bang) break;
-        const std::size_t start = static_cast<std::size_t>(bang - base) - 1;
-        if (base[start - 1] == '\n' && text.compare(start, kPageMarker.size(), kPageMarker) == 0)
-          parts[p].push_back(static_cast<std::uint32_t>(start));
-        at = bang + 1;
-      }
-    });
     std::vector<std::uint32_t> starts{0};
-    for (const auto& part : parts) starts.insert(starts.end(), part.begin(), part.end());
+    append_over_line_pieces(
+        data, size,
+        [&](std::size_t piece_begin, std::size_t end, std::vector<std::uint32_t>& part) {
+          // The page starts s in [piece_begin, end), s > 0: a marker after a
+          // newline. memchr finds the marker's '!' (rare in HTML), then the
+          // rest is compared: 3x faster than string_view::find of "\n<!--",
+          // which stops at every newline (128 MiB on one core here: 14 ms
+          // against 44).
+          const std::size_t begin = std::max<std::size_t>(piece_begin, 1);
+          const char* base = text.data();
+          const char* last = base + std::min(size, end + 1);
+          for (const char* at = base + begin + 1; at < last;) {
+            const auto* bang = static_cast<const char*>(std::memchr(at, '!', last - at));
+            if (!bang) break;
+            const std::size_t start = static_cast<std::size_t>(bang - base) - 1;
+            if (base[start - 1] == '\n' &&
+                text.compare(start, kPageMarker.size(), kPageMarker) == 0)
+              part.push_back(static_cast<std::uint32_t>(start));
+            at = bang + 1;
+          }
+        },
+        starts);
     std::vector<std::uint8_t> out(starts.size() * 4);
     std::memcpy(out.data(), starts.data(), out.size());
     return out;
