@@ -86,15 +86,16 @@ class ThrustRuntime final : public mapreduce::Runtime {
   void prepare(const apps::MapReduceApp& app) override { checked_rule(app); }
 
   // A plain thrust program copies the input's bytes and finds its keys, and
-  // its lines, on the device: word count and the page view jobs take no host
-  // record split (no `preprocess` phase). Inverted index (its page starts are
-  // host side data) and k-means (points) take the default.
+  // its lines, on the device: word count, inverted index and the page view
+  // jobs take no host record split. Inverted index's page starts are host
+  // side data (phase `preprocess`; the others have none); k-means (points)
+  // takes the default.
   mapreduce::RunResult run(const apps::MapReduceApp& app, const std::uint8_t* input,
                            std::size_t size) override {
     const Rule rule = checked_rule(app);
     const bool words = rule == Rule::words;
-    if (!words && !(app.records_are_lines() &&
-                    (rule == Rule::entries || rule == Rule::urls || rule == Rule::ranked))) {
+    if (!words && !(app.records_are_lines() && (rule == Rule::entries || rule == Rule::urls ||
+                                                rule == Rule::ranked || rule == Rule::links))) {
       return Runtime::run(app, input, size);
     }
     apps::check_input_size(app, size);
@@ -102,7 +103,17 @@ class ThrustRuntime final : public mapreduce::Runtime {
     in.data = input;
     in.size = size;
     in.offsets = {0, static_cast<std::uint32_t>(size)};  // one range; lines found on the device
-    return guarded([&] { return run_keys(app, rule, in, 0, 1, /*lines_on_device=*/!words); });
+    Stopwatch host;
+    in.side = app.side_data(app_params(), input, size);
+    const double preprocess_ms = host.elapsed_ms();
+    mapreduce::RunResult result =
+        guarded([&] { return run_keys(app, rule, in, 0, 1, /*lines_on_device=*/!words); });
+    if (!in.side.empty()) {
+      result.measurement.total_ms += preprocess_ms;
+      auto& phases = result.measurement.phases;
+      phases.insert(phases.begin(), {"preprocess", preprocess_ms});
+    }
+    return result;
   }
 
   mapreduce::RunResult run_records(const apps::MapReduceApp& app,
