@@ -285,10 +285,16 @@ std::vector<std::uint64_t> record_cuts(std::size_t size, std::size_t record, uns
   return bytes;
 }
 
-backend::Buffer padded_copy(backend::Device& device, const void* data, std::size_t bytes) {
+backend::Buffer padded_zeros(backend::Device& device, std::size_t bytes) {
   const std::size_t padded = (bytes + kPad) / kPad * kPad;
   backend::Buffer b = device.allocate(padded);
   device.queue().fill_zero(b, 0, padded);
+  device.queue().finish();
+  return b;
+}
+
+backend::Buffer padded_copy(backend::Device& device, const void* data, std::size_t bytes) {
+  backend::Buffer b = padded_zeros(device, bytes);
   if (bytes) device.queue().write(b, 0, data, bytes);
   device.queue().finish();
   return b;
@@ -321,10 +327,12 @@ std::unique_ptr<AppKernel> make_app_kernel(const std::string& app) {
   if (app == workloads::dna::kName) return make_dna_kernel();
   if (app == "mastercard") return make_mastercard_kernel(false);
   if (app == "mastercard-indexed") return make_mastercard_kernel(true);
-  throw UsageError(
-      "sl1 runs upper, wc, grep, kmeans-particles, opinion-finder, dna-assembly, mastercard and "
-      "mastercard-indexed, not " +
-      app);
+  if (app == "inverted-index") return make_inverted_index_kernel();
+  if (app == "page-view-count") return make_page_view_count_kernel();
+  if (app == "matrix-multiply") return make_matrix_multiply_kernel();
+  std::string known;
+  for (const std::string& name : app_names()) known += (known.empty() ? "" : ", ") + name;
+  throw UsageError("sl1 runs " + known + ", not " + app);
 }
 
 const std::vector<std::string>& app_names() {
@@ -335,7 +343,10 @@ const std::vector<std::string>& app_names() {
                                                  workloads::opinion::kName,
                                                  workloads::dna::kName,
                                                  "mastercard",
-                                                 "mastercard-indexed"};
+                                                 "mastercard-indexed",
+                                                 "inverted-index",
+                                                 "page-view-count",
+                                                 "matrix-multiply"};
   return names;
 }
 

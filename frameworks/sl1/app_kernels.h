@@ -67,6 +67,8 @@ void read_now(backend::Queue& q, void* dst, const backend::Buffer& src, std::siz
 // A device buffer of `bytes` from `data`, zero-padded to whole lines of every
 // size (S-L1 loads whole lines past a structure's end).
 backend::Buffer padded_copy(backend::Device& device, const void* data, std::size_t bytes);
+// The same of zeros (an output structure S-L1 may cache).
+backend::Buffer padded_zeros(backend::Device& device, std::size_t bytes);
 // parts + 1 byte offsets of whole records of `record` bytes, as evenly as they go.
 std::vector<std::uint64_t> record_cuts(std::size_t size, std::size_t record, unsigned parts);
 // Lines of a text, a last one without '\n' included.
@@ -76,6 +78,10 @@ std::uint64_t count_lines(const std::uint8_t* input, std::size_t size);
 std::unique_ptr<AppKernel> make_dna_kernel();
 // mastercard, or with `indexed` mastercard-indexed.
 std::unique_ptr<AppKernel> make_mastercard_kernel(bool indexed);
+// The thesis' other three apps, each in <app>_kernel.cpp.
+std::unique_ptr<AppKernel> make_inverted_index_kernel();
+std::unique_ptr<AppKernel> make_page_view_count_kernel();
+std::unique_ptr<AppKernel> make_matrix_multiply_kernel();
 
 std::unique_ptr<AppKernel> make_app_kernel(const std::string& app);
 const std::vector<std::string>& app_names();

@@ -1,7 +1,7 @@
 // The host side of the S-L1 apps that aggregate into hash tables in global
 // memory with atomics (kernels/sl1_tables.clh): dna-assembly's part table
-// and mastercard's customer set, merchant table and (customer, merchant)
-// pairs. The tables are never cacheable structures (thesis 5.2.4).
+// and mastercard's customer set, merchant table (text_table.h) and
+// (customer, merchant) pairs. The tables are never cacheable structures (thesis 5.2.4).
 #include <algorithm>
 #include <bit>
 #include <optional>
@@ -10,6 +10,7 @@
 
 #include "frameworks/blocks/pinned_array.h"
 #include "frameworks/sl1/app_kernels.h"
+#include "frameworks/sl1/text_table.h"
 #include "frameworks/workloads/dna_assembly/dna_format.h"
 #include "frameworks/workloads/dna_assembly/dna_part_table.h"
 #include "frameworks/workloads/dna_assembly/dna_parts_output.h"
@@ -127,63 +128,43 @@ class MastercardKernel final : public AppKernel {
     set_mask_ = set_slots - 1;
     customers_ = device.allocate(set_slots * sizeof(std::uint64_t));
     pairs_ = device.allocate(set_slots * sizeof(std::uint64_t));
-    claimed_ = device.allocate(sizeof(std::uint32_t));
-    device_ = &device;
-    resize_merchants(kFirstMerchantSlots);
+    merchants_.allocate(device, kFirstMerchantSlots);
   }
   void launch(backend::Queue& q, const backend::Kernel& k, const Launch& l) override {
     q.fill_zero(customers_, 0, (set_mask_ + 1) * sizeof(std::uint64_t));
     run_pass(q, k, l, 0);
-    for (;;) {
+    do {
       q.fill_zero(pairs_, 0, (set_mask_ + 1) * sizeof(std::uint64_t));
-      q.fill_zero(merchants_, 0, merchant_slots_ * kMerchantSlotBytes);
-      q.fill_zero(claimed_, 0, sizeof(std::uint32_t));
+      merchants_.clear(q);
       run_pass(q, k, l, 1);
-      std::uint32_t claimed = 0;
-      read_now(q, &claimed, claimed_, 0, sizeof(claimed));
-      if (2 * std::uint64_t{claimed} <= merchant_slots_) break;
-      resize_merchants(std::max(2 * merchant_slots_, 4 * std::uint64_t{claimed}));
-    }
+    } while (merchants_.grow_if_over_half(q));
   }
   std::unique_ptr<Output> read_output(backend::Queue& q, const Launch&) override {
-    read_now(q, host_.data(), merchants_, 0, merchant_slots_ * kMerchantSlotBytes);
     auto table = mc::affinity_table();
-    for (std::uint64_t s = 0; s < merchant_slots_; ++s) {
-      const std::uint64_t key = host_[2 * s];
-      if (key == 0) continue;
-      const std::uint64_t offset = (key & ((std::uint64_t{1} << kOffsetBits) - 1)) - 1;
-      const std::string_view id(reinterpret_cast<const char*>(input_) + offset, key >> kOffsetBits);
-      const std::int64_t counts[2] = {static_cast<std::int64_t>(host_[2 * s + 1] & 0xFFFFFFFFu),
-                                      static_cast<std::int64_t>(host_[2 * s + 1] >> 32)};
+    merchants_.read(q, input_, [&](std::string_view id, std::uint64_t value) {
+      const std::int64_t counts[2] = {static_cast<std::int64_t>(value & 0xFFFFFFFFu),
+                                      static_cast<std::int64_t>(value >> 32)};
       table->add(id, counts);
-    }
+    });
     return table;
   }
-  std::uint64_t copied_out() const override { return merchant_slots_ * kMerchantSlotBytes; }
+  std::uint64_t copied_out() const override { return merchants_.bytes(); }
 
  private:
   static constexpr std::uint64_t kFirstMerchantSlots = 1024;
-  static constexpr std::uint64_t kMerchantSlotBytes = 16;
-  static constexpr unsigned kOffsetBits = 48;  // SL1_MC_OFFSET_BITS
 
   void run_pass(backend::Queue& q, const backend::Kernel& k, const Launch& l, std::uint32_t pass) {
     q.launch(k, l.shape, *l.text, *l.cuts, index_, x_, x_len_, pass, customers_, set_mask_, pairs_,
-             set_mask_, merchants_, merchant_slots_, claimed_, l.lines, l.monitor, *l.stats,
-             local_memory(l.local_bytes));
-  }
-  void resize_merchants(std::uint64_t slots) {
-    merchant_slots_ = slots;
-    merchants_ = device_->allocate(slots * kMerchantSlotBytes);
-    host_.assign(2 * slots, 0);
+             set_mask_, merchants_.slots(), merchants_.count(), merchants_.claimed(), l.lines,
+             l.monitor, *l.stats, local_memory(l.local_bytes));
   }
 
   bool indexed_;
-  backend::Device* device_ = nullptr;
   const std::uint8_t* input_ = nullptr;
-  backend::Buffer index_, x_, customers_, pairs_, merchants_, claimed_;
+  backend::Buffer index_, x_, customers_, pairs_;
+  TextTable merchants_;
   std::uint32_t x_len_ = 0;
-  std::uint64_t set_mask_ = 0, merchant_slots_ = 0;
-  std::vector<std::uint64_t> host_;
+  std::uint64_t set_mask_ = 0;
 };
 
 }  // namespace

@@ -3,6 +3,8 @@
  *
  *   LOAD_U8_L1(p)      a byte, cached in L1 and L2     (CUDA: ld.global.ca)
  *   LOAD_U8_NO_L1(p)   a byte, cached in L2 only       (CUDA: ld.global.cg)
+ *   LOAD_U32_L1(p)     4 aligned bytes, in L1 and L2   (CUDA: ld.global.ca)
+ *   LOAD_U32_NO_L1(p)  4 aligned bytes, in L2 only     (CUDA: ld.global.cg)
  *   LOAD_U64_L1(p)     8 aligned bytes, in L1 and L2   (CUDA: ld.global.ca)
  *   LOAD_U64_NO_L1(p)  8 aligned bytes, in L2 only     (CUDA: ld.global.cg)
  *
@@ -30,6 +32,18 @@ DEVICE_FN u32 harness_load_u8_cg(const uchar* p) {
   return v;
 }
 
+DEVICE_FN u32 harness_load_u32_ca(const u32* p) {
+  u32 v;
+  asm("ld.global.ca.u32 %0, [%1];" : "=r"(v) : "l"(p));
+  return v;
+}
+
+DEVICE_FN u32 harness_load_u32_cg(const u32* p) {
+  u32 v;
+  asm("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(p));
+  return v;
+}
+
 DEVICE_FN u64 harness_load_u64_ca(const u64* p) {
   u64 v;
   asm("ld.global.ca.u64 %0, [%1];" : "=l"(v) : "l"(p));
@@ -44,6 +58,8 @@ DEVICE_FN u64 harness_load_u64_cg(const u64* p) {
 
 #define LOAD_U8_L1(p) harness_load_u8_ca((const uchar*)(p))
 #define LOAD_U8_NO_L1(p) harness_load_u8_cg((const uchar*)(p))
+#define LOAD_U32_L1(p) harness_load_u32_ca((const u32*)(p))
+#define LOAD_U32_NO_L1(p) harness_load_u32_cg((const u32*)(p))
 #define LOAD_U64_L1(p) harness_load_u64_ca((const u64*)(p))
 #define LOAD_U64_NO_L1(p) harness_load_u64_cg((const u64*)(p))
 
@@ -51,6 +67,8 @@ DEVICE_FN u64 harness_load_u64_cg(const u64* p) {
 #define HARNESS_CACHE_LOADS_EXPLICIT 0
 #define LOAD_U8_L1(p) ((u32)(*(p)))
 #define LOAD_U8_NO_L1(p) ((u32)(*(p)))
+#define LOAD_U32_L1(p) (*(p))
+#define LOAD_U32_NO_L1(p) (*(p))
 #define LOAD_U64_L1(p) (*(p))
 #define LOAD_U64_NO_L1(p) (*(p))
 #endif

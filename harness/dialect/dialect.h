@@ -87,6 +87,7 @@ typedef long i64;
 #define POPCOUNT_U32(x) popcount((u32)(x))
 #define SQRT_F32(x) sqrt((float)(x))
 #define F32_BITS(x) as_uint((float)(x))
+#define F32_FROM_BITS(x) as_float((uint)(x))
 /* The double whose bits are x (code that uses double enables cl_khr_fp64). */
 #define F64_FROM_BITS(x) as_double((ulong)(x))
 /* A read-only float image (backend::Image2D) as a kernel parameter, and its
@@ -149,6 +150,7 @@ typedef long long i64;
 #define POPCOUNT_U32(x) ((u32)__popc((u32)(x)))
 #define SQRT_F32(x) sqrtf((float)(x))
 #define F32_BITS(x) __float_as_uint((float)(x))
+#define F32_FROM_BITS(x) __uint_as_float((unsigned)(x))
 #define F64_FROM_BITS(x) __longlong_as_double((long long)(x))
 /* Images: a texture object, read at the texel's centre (unnormalized
  * coordinates, point filtering; see the CUDA backend's allocate_image_f32). */
@@ -173,6 +175,7 @@ typedef std::int64_t i64;
 #define CONSTANT_PTR const
 #define SQRT_F32(x) std::sqrt((float)(x))
 #define F32_BITS(x) std::bit_cast<u32>((float)(x))
+#define F32_FROM_BITS(x) std::bit_cast<float>((u32)(x))
 #define F64_FROM_BITS(x) std::bit_cast<double>((u64)(x))
 #define POPCOUNT_U32(x) ((u32)std::popcount((u32)(x)))
 /* Kernel-only: host code that includes a kernel file runs it on one thread. */

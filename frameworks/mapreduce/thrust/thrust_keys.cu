@@ -13,6 +13,10 @@
 #include "frameworks/mapreduce/thrust/thrust_device.cuh"
 #include "frameworks/mapreduce/thrust/thrust_keys.h"
 
+// After thrust's headers: the dialect's macros (GLOBAL, KERNEL, ...) are for
+// the link rule's dialect code only.
+#include "frameworks/workloads/inverted_index/html_links.clh"
+
 namespace harness::thrustmr::cuda {
 namespace {
 
@@ -89,17 +93,8 @@ struct NoKey {
   }
 };
 
-// ---- inverted index (frameworks/mapreduce/apps/invertedindex/invertedindex.clh)
-
-__device__ inline bool ii_space(std::uint8_t c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\f';
-}
-__device__ inline std::uint8_t ii_lower(std::uint8_t c) {
-  return c >= 'A' && c <= 'Z' ? static_cast<std::uint8_t>(c + 32) : c;
-}
-__device__ inline bool ii_name_end(std::uint8_t c) {
-  return ii_space(c) || c == '/' || c == '>' || c == '=';
-}
+// ---- inverted index (the workload's link rule, shared with the app's map
+// function: frameworks/workloads/inverted_index/html_links.clh)
 
 // Calls emit(value start, value length) for the href of every anchor of the
 // line input[begin, end), as the app's app_map does.
@@ -107,54 +102,12 @@ template <class Emit>
 __device__ void for_each_link(const std::uint8_t* in, std::uint32_t begin, std::uint32_t end,
                               Emit& emit) {
   if (end > begin && in[end - 1] == '\n') --end;  // a record is one line
-  std::uint32_t i = begin;
-  while (i + 2 < end) {
-    if (in[i] != '<' || ii_lower(in[i + 1]) != 'a' || !ii_space(in[i + 2])) {
-      ++i;
-      continue;
-    }
-    std::uint32_t p = i + 3;
-    bool linked = false;
-    while (p < end) {  // one attribute per iteration
-      const std::uint8_t c = in[p];
-      if (ii_space(c) || c == '/') {
-        ++p;
-        continue;
-      }
-      if (c == '>') {
-        ++p;
-        break;
-      }
-      const std::uint32_t name = p;
-      ++p;  // the first byte belongs to the name, even '='
-      while (p < end && !ii_name_end(in[p])) ++p;
-      const std::uint32_t name_len = p - name;
-      while (p < end && ii_space(in[p])) ++p;
-      if (p >= end || in[p] != '=') continue;  // no value
-      ++p;
-      while (p < end && ii_space(in[p])) ++p;
-      std::uint32_t value = p, value_end = p;
-      if (p < end && (in[p] == '"' || in[p] == '\'')) {
-        const std::uint8_t quote = in[p];
-        value = p + 1;
-        value_end = value;
-        while (value_end < end && in[value_end] != quote) ++value_end;
-        if (value_end >= end) {  // unterminated: the rest of the line is dropped
-          p = end;
-          break;
-        }
-        p = value_end + 1;
-      } else {
-        while (p < end && !ii_space(in[p]) && in[p] != '>') ++p;
-        value_end = p;
-      }
-      if (!linked && name_len == 4 && ii_lower(in[name]) == 'h' && ii_lower(in[name + 1]) == 'r' &&
-          ii_lower(in[name + 2]) == 'e' && ii_lower(in[name + 3]) == 'f') {
-        linked = true;
-        emit(value, value_end - value);
-      }
-    }
-    i = p;
+  ii_links links;
+  ii_links_start(&links);
+  for (std::uint32_t i = begin; i <= end; ++i) {
+    if (i < end ? ii_links_byte(&links, in[i], i) : ii_links_end(&links, end))
+      emit(static_cast<std::uint32_t>(links.value),
+           static_cast<std::uint32_t>(links.value_end - links.value));
   }
 }
 

@@ -47,7 +47,7 @@ std::uint32_t line_keys(const std::uint8_t* input, const std::uint32_t* records,
                         std::uint32_t* lengths, std::uint32_t* values, void* stream);
 
 // Inverted index, two passes over the line records (the app's link rule,
-// frameworks/mapreduce/apps/invertedindex/invertedindex.clh): count_links writes each
+// frameworks/workloads/inverted_index/html_links.clh): count_links writes each
 // record's number of links and exclusive-scans them into link_offsets
 // (n_records + 1 entries); returns the total. write_links then writes link i's
 // URL as key i and, as its value, the start of the page holding its line: the

@@ -14,28 +14,13 @@
 
 #include "datasets/dataset.h"
 #include "frameworks/sl1/cache_plan.h"
-#include "frameworks/workloads/tests/family_point_testing.h"
-#include "harness/backend/tests/device_fixture.h"
+#include "frameworks/sl1/tests/sl1_testing.h"
 #include "harness/core/errors.h"
 #include "harness/core/registry.h"
 #include "harness/suite/register_all.h"
 
 namespace harness::testing {
 namespace {
-
-// 4 work-groups of 64: 256 work-items, each with about input / 256 bytes.
-const std::map<std::string, std::string> kSmallLaunch = {{"groups", "4"}, {"group_size", "64"}};
-
-class Sl1Test : public DeviceTest {
- protected:
-  PointRun run(const std::string& variant, const std::string& app, const std::string& input,
-               std::map<std::string, std::string> params = {}, int repetitions = 2) {
-    Params all(kSmallLaunch.begin(), kSmallLaunch.end());
-    for (const auto& [k, value] : params) all[k] = value;
-    // upper's second run starts from the input again.
-    return run_point(*device_, "sl1", variant, app, input, 0, all, repetitions);
-  }
-};
 
 const std::vector<std::string> kApps = {"upper", "wc", "grep"};
 

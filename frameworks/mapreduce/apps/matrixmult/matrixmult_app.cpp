@@ -1,10 +1,10 @@
 // Matrix multiplication, host side: the input's two matrices (.npy), one task
 // per output cell, the side data (shape and where the matrices start), the
 // CPU reference (double accumulation, row by row on all host cores).
-#include "datasets/npy.h"
 #include "frameworks/mapreduce/apps/binary_values.h"
 #include "frameworks/mapreduce/apps/records.h"
 #include "frameworks/mapreduce/apps/registry.h"
+#include "frameworks/workloads/matrix_multiply/matrix_operands.h"
 #include "harness/core/errors.h"
 
 namespace harness::apps {
@@ -13,34 +13,10 @@ const DialectFacts& matrixmult_dialect_facts();  // matrixmult_facts.cpp
 
 namespace {
 
-// A (n x k) and B (k x m), in floats from the start of the input.
-struct Operands {
-  std::uint64_t n = 0, k = 0, m = 0, a = 0, b = 0;
-};
+using workloads::matrix_multiply::MatrixOperands;
 
-Operands operands(const std::uint8_t* data, std::size_t size) {
-  const std::string what = "matrixmult input";
-  if (size == 0) return {};  // empty input: no cells
-  const auto arrays = datasets::parse_npy_arrays(data, size, what);
-  Operands o;
-  if (arrays.size() == 1 && arrays[0].shape.size() == 3 && arrays[0].shape[0] == 2 &&
-      arrays[0].shape[1] == arrays[0].shape[2]) {
-    o.n = o.k = o.m = arrays[0].shape[1];
-    o.a = arrays[0].data_offset / 4;
-    o.b = o.a + o.n * o.n;
-  } else if (arrays.size() == 2 && arrays[0].shape.size() == 2 && arrays[1].shape.size() == 2 &&
-             arrays[0].shape[1] == arrays[1].shape[0]) {
-    o.n = arrays[0].shape[0];
-    o.k = arrays[0].shape[1];
-    o.m = arrays[1].shape[1];
-    o.a = arrays[0].data_offset / 4;
-    o.b = arrays[1].data_offset / 4;
-  } else {
-    throw UsageError(what +
-                     ": expected two float32 .npy arrays A (n x k) then B (k x m) in one file "
-                     "(numpy.save twice on one open file), or one array of shape (2, n, n)");
-  }
-  return o;
+MatrixOperands operands(const std::uint8_t* data, std::size_t size) {
+  return workloads::matrix_multiply::matrix_operands(data, size, "matrixmult input");
 }
 
 class MatrixMult final : public MapReduceApp {
@@ -59,7 +35,7 @@ class MatrixMult final : public MapReduceApp {
   std::vector<std::uint32_t> split_records(const std::uint8_t* data,
                                            std::size_t size) const override {
     check_input_size(*this, size);
-    const Operands o = operands(data, size);
+    const MatrixOperands o = operands(data, size);
     const std::uint64_t cells = o.n * o.m;
     std::vector<std::uint32_t> codes = reserve_task_records(name(), cells, cells);
     for (std::uint64_t c = 0; c <= cells; ++c) codes.push_back(static_cast<std::uint32_t>(c));
@@ -68,7 +44,7 @@ class MatrixMult final : public MapReduceApp {
 
   std::vector<std::uint8_t> side_data(const Params&, const std::uint8_t* data,
                                       std::size_t size) const override {
-    const Operands o = operands(data, size);
+    const MatrixOperands o = operands(data, size);
     const std::uint32_t words[5] = {
         static_cast<std::uint32_t>(o.n), static_cast<std::uint32_t>(o.k),
         static_cast<std::uint32_t>(o.m), static_cast<std::uint32_t>(o.a),
@@ -79,32 +55,25 @@ class MatrixMult final : public MapReduceApp {
 
   // A as a k-wide, n-high image; B as an m-wide, k-high one (app_map_image).
   std::vector<ImageInput> image_inputs(const std::uint8_t* data, std::size_t size) const override {
-    const Operands o = operands(data, size);
+    const MatrixOperands o = operands(data, size);
     if (o.n == 0) return {};
     const auto* floats = reinterpret_cast<const float*>(data);
     return {{o.k, o.n, floats + o.a}, {o.m, o.k, floats + o.b}};
   }
 
   KeyValueList reference(const Params&, const std::uint8_t* data, std::size_t size) const override {
-    const Operands o = operands(data, size);
-    const auto* f = reinterpret_cast<const float*>(data);  // offsets are 4-byte aligned
+    const MatrixOperands o = operands(data, size);
     KeyValueList out(o.n * o.m);
     parallel_blocks(o.n, [&](std::size_t begin, std::size_t end) {
-      std::vector<double> row(o.m);
-      for (std::size_t i = begin; i < end; ++i) {
-        std::fill(row.begin(), row.end(), 0.0);
-        for (std::size_t x = 0; x < o.k; ++x) {
-          const double a = f[o.a + i * o.k + x];
-          const float* b = f + o.b + x * o.m;
-          for (std::size_t j = 0; j < o.m; ++j) row[j] += a * b[j];
-        }
-        for (std::size_t j = 0; j < o.m; ++j) {
-          auto& [key, value] = out[i * o.m + j];
-          append_be32(key, static_cast<std::uint32_t>(i));
-          append_be32(key, static_cast<std::uint32_t>(j));
-          value = raw_bytes(static_cast<float>(row[j]));
-        }
-      }
+      workloads::matrix_multiply::product_rows_f64(
+          o, data, begin, end, [&](std::uint64_t i, const std::vector<double>& row) {
+            for (std::size_t j = 0; j < o.m; ++j) {
+              auto& [key, value] = out[i * o.m + j];
+              append_be32(key, static_cast<std::uint32_t>(i));
+              append_be32(key, static_cast<std::uint32_t>(j));
+              value = raw_bytes(static_cast<float>(row[j]));
+            }
+          });
     });
     return out;
   }

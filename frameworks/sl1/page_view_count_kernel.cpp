@@ -1,0 +1,60 @@
+// page-view-count (apps/page_view_count.clh): the URLs counted in a table
+// keyed by their bytes in the log (text_table.h), read back as the
+// workload's table of (URL, page views). The table starts small and, when a
+// run claimed more than half of it, grows and the launch runs again (a run's
+// first time only: the size is kept).
+#include <optional>
+
+#include "frameworks/sl1/app_kernels.h"
+#include "frameworks/sl1/text_table.h"
+#include "frameworks/workloads/outputs.h"
+
+namespace harness::sl1 {
+namespace {
+
+using backend::local_memory;
+
+class PageViewCountKernel final : public AppKernel {
+ public:
+  std::string source() const override { return "frameworks/sl1/apps/page_view_count.clh"; }
+  std::vector<std::string> structures() const override { return {"log", "urls"}; }
+  std::string staging_problem() const override {
+    return "page-view-count has no staged kernel: its variable-length lines straddle the fixed "
+           "tiles a work-group stages";
+  }
+  std::string kernel_name(bool) const override { return "sl1_page_view_count"; }
+  void prepare(backend::Device& device, const Params&, const std::uint8_t* input, std::size_t,
+               std::uint64_t) override {
+    input_ = input;
+    urls_.allocate(device, kFirstSlots);
+  }
+  void launch(backend::Queue& q, const backend::Kernel& k, const Launch& l) override {
+    do {
+      urls_.clear(q);
+      q.launch(k, l.shape, *l.text, *l.cuts, urls_.slots(), urls_.count(), urls_.claimed(), l.lines,
+               l.monitor, *l.stats, local_memory(l.local_bytes));
+    } while (urls_.grow_if_over_half(q));
+  }
+  std::unique_ptr<workloads::Output> read_output(backend::Queue& q, const Launch&) override {
+    auto table = std::make_unique<workloads::TableOutput>(1, 0, false);
+    urls_.read(q, input_, [&](std::string_view url, std::uint64_t value) {
+      const std::int64_t views = static_cast<std::int64_t>(value & 0xFFFFFFFFu);
+      table->add(url, {&views, 1});
+    });
+    return table;
+  }
+  std::uint64_t copied_out() const override { return urls_.bytes(); }
+
+ private:
+  static constexpr std::uint64_t kFirstSlots = 4096;
+  const std::uint8_t* input_ = nullptr;
+  TextTable urls_;
+};
+
+}  // namespace
+
+std::unique_ptr<AppKernel> make_page_view_count_kernel() {
+  return std::make_unique<PageViewCountKernel>();
+}
+
+}  // namespace harness::sl1
