@@ -36,9 +36,13 @@ def default_datasets():
     return found
 
 
+# Workloads that share a MapReduce app's check script (the same dump format).
+SHARED_CHECKS = {"word-count": "wordcount", "matrix-multiply": "matrixmult"}
+
+
 def check_script(app):
-    # word-count shares the MapReduce word count's check (wordcount_check.py).
-    for name in (app, app.replace("-", "_"), app.replace("-", ""), app.replace("-indexed", "")):
+    for name in (SHARED_CHECKS.get(app, app), app.replace("-", "_"), app.replace("-", ""),
+                 app.replace("-indexed", "")):
         path = os.path.join(SOURCE, "scripts", f"{name}_check.py")
         if os.path.exists(path):
             return path
