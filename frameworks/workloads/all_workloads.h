@@ -18,5 +18,6 @@ const Workload& patent_citation_workload();
 const Workload& geo_location_workload();
 const Workload& kv_pairs_workload();
 const Workload& word_count_workload();
+const Workload& page_view_count_workload();
 
 }  // namespace harness::workloads
