@@ -19,5 +19,6 @@ const Workload& geo_location_workload();
 const Workload& kv_pairs_workload();
 const Workload& word_count_workload();
 const Workload& page_view_count_workload();
+const Workload& inverted_index_workload();
 
 }  // namespace harness::workloads
