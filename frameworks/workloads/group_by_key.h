@@ -136,6 +136,7 @@ struct InputBytesKeys {
   std::string_view text(const Key& k) const {
     return {reinterpret_cast<const char*>(k.bytes), k.length};
   }
+  void prefetch(const Key& k) const { __builtin_prefetch(k.bytes); }
 };
 
 // Adds a key's row: the number of its values, with `value_sums` their sum
@@ -197,6 +198,15 @@ class KeyTable {
   }
 
   void prefetch(std::uint64_t hash) const { __builtin_prefetch(&slots_[hash & mask()]); }
+  // With a KeyOps that has prefetch(key) (keys whose bytes lie elsewhere, in
+  // the input): prefetches the bytes of the key stored in the slot that a
+  // lookup of `hash` compares first, once that slot is in the cache.
+  void prefetch_stored_key(std::uint64_t hash) const {
+    if constexpr (requires(const KeyOps& ops, const Key& k) { ops.prefetch(k); }) {
+      const Slot& slot = slots_[hash & mask()];
+      if (slot.group != kFree) ops_->prefetch(slot.key);
+    }
+  }
 
   // The group of `key` (whose hash is `hash`): new_group() numbers it when
   // the key is new. `count` is added to the group's count.
@@ -509,20 +519,46 @@ std::unique_ptr<GroupedOutput<KeyOps>> group_in_parallel(const KeyOps& ops, unsi
   return out;
 }
 
-// One thread's counts for count_in_parallel: add() each of its records' keys.
+// One thread's counts for count_in_parallel: add() each of its records' keys,
+// then take the table().
 template <class KeyOps>
 class KeyCounts {
  public:
   using Key = typename KeyOps::Key;
   explicit KeyCounts(const KeyOps& ops) : ops_(&ops), table_(ops, 1024) {}
   void add(const Key& key) {
-    table_.add(key, ops_->hash(key), 1, [this] { return groups_++; });
+    const std::uint64_t hash = ops_->hash(key);
+    batch_[batched_] = {key, hash};
+    table_.prefetch(hash);
+    if (++batched_ == kBatch) flush();
   }
-  const KeyTable<KeyOps>& table() const { return table_; }
+  // After the last add().
+  const KeyTable<KeyOps>& table() {
+    flush();
+    return table_;
+  }
 
  private:
+  static constexpr unsigned kBatch = 16;
+  struct Pending {
+    Key key;
+    std::uint64_t hash;
+  };
+  // A batch's table slots were prefetched as its keys came; the keys stored
+  // in them are prefetched next (KeyTable::prefetch_stored_key), then the
+  // batch is added: when the table or its keys outgrow the cache (many
+  // distinct words, keys pointing into the input), the misses overlap.
+  void flush() {
+    for (unsigned i = 0; i < batched_; ++i) table_.prefetch_stored_key(batch_[i].hash);
+    for (unsigned i = 0; i < batched_; ++i)
+      table_.add(batch_[i].key, batch_[i].hash, 1, [this] { return groups_++; });
+    batched_ = 0;
+  }
+
   const KeyOps* ops_;
   KeyTable<KeyOps> table_;
+  Pending batch_[kBatch];
+  unsigned batched_ = 0;
   std::uint32_t groups_ = 0;  // the table wants group numbers; counting needs none
 };
 
