@@ -64,6 +64,19 @@ def links(line):
         pos = p
 
 
+def page_links(data):
+    """Every link of `data`, in input order, as (url, page offset, line number
+    from 1, line offset): the links of each line, the page rule above. (The
+    inverted-index workload's check, inverted_index_check.py, reads them too.)"""
+    page = offset = 0
+    for number, line in enumerate(data.split(b"\n"), start=1):
+        if line.startswith(MARKER):
+            page = offset
+        for url in links(line):
+            yield url, page, number, offset
+        offset += len(line) + 1
+
+
 def main() -> int:
     if len(sys.argv) != 3:
         print(__doc__, file=sys.stderr)
@@ -71,13 +84,8 @@ def main() -> int:
     with open(sys.argv[1], "rb") as f:
         data = f.read()
     expected = collections.Counter()
-    page = offset = 0
-    for line in data.split(b"\n"):
-        if line.startswith(MARKER):
-            page = offset
-        for url in links(line):
-            expected[(url, page)] += 1
-        offset += len(line) + 1
+    for url, page, _, _ in page_links(data):
+        expected[(url, page)] += 1
     got = collections.Counter()
     previous = None
     with open(sys.argv[2], "rb") as f:

@@ -14,6 +14,7 @@
 
 #include "frameworks/blocks/pinned_array.h"
 #include "frameworks/sl1/app_kernels.h"
+#include "frameworks/workloads/inverted_index/html_links.h"
 #include "frameworks/workloads/outputs.h"
 #include "harness/core/errors.h"
 
@@ -23,7 +24,6 @@ namespace {
 using backend::local_memory;
 
 constexpr unsigned kLengthBit = 48;  // SL1_II_LENGTH_BIT
-constexpr std::string_view kPageMarker = "<!-- page:";
 
 // A run's pairs (two u64 each: the page's first byte, the link's offset with
 // its length at kLengthBit), viewed where the run left them; finish() groups
@@ -70,13 +70,11 @@ class PairsOutput final : public workloads::Output {
   std::optional<workloads::TableOutput> table_;
 };
 
-// Byte 0 and every line start that begins with the page marker.
+// Byte 0 and every line start that begins with the page marker (the
+// workload's rule).
 std::vector<std::uint64_t> page_starts(const std::uint8_t* text, std::size_t size) {
   std::vector<std::uint64_t> starts = {0};
-  const std::string_view s(reinterpret_cast<const char*>(text), size);
-  for (std::size_t nl = s.find('\n'); nl != std::string_view::npos; nl = s.find('\n', nl + 1)) {
-    if (s.substr(nl + 1, kPageMarker.size()) == kPageMarker) starts.push_back(nl + 1);
-  }
+  workloads::inverted_index::append_page_starts(text, size, 0, size, starts);
   return starts;
 }
 

@@ -33,4 +33,16 @@ class AccessMap {
   std::vector<bool> read_, written_;
 };
 
+// The access of a kernel that reads every byte of its input (to find each
+// line's end, say) and writes none, a record being a line, a last line
+// without '\n' included (Word Count, Page View Count, Inverted Index).
+inline AccessShare every_byte_read_by_lines(const std::uint8_t* data, std::size_t size) {
+  std::uint64_t lines = 0;
+  for (std::size_t i = 0; i < size; ++i) lines += data[i] == '\n';
+  if (size && data[size - 1] != '\n') ++lines;
+  AccessMap map(size);
+  map.read(0, size);
+  return map.share(lines);
+}
+
 }  // namespace harness::workloads

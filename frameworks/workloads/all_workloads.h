@@ -18,6 +18,8 @@ const Workload& patent_citation_workload();
 const Workload& geo_location_workload();
 const Workload& kv_pairs_workload();
 const Workload& word_count_workload();
+const Workload& page_view_count_workload();
+const Workload& inverted_index_workload();
 const Workload& matrix_multiply_workload();
 
 }  // namespace harness::workloads

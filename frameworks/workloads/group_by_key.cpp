@@ -20,6 +20,17 @@ TableOutput table_of_groups(const std::map<std::string, std::vector<std::int64_t
   return table;
 }
 
+TableOutput table_of_counts(const std::map<std::string, std::int64_t>& counts) {
+  TableOutput table(1, 0, false);
+  table.reserve(counts.size(), 0);
+  for (const auto& [key, count] : counts) {
+    const std::int64_t column[1] = {count};
+    table.add(key, column);
+  }
+  table.finish();
+  return table;
+}
+
 unsigned partitions_for(unsigned threads, std::size_t expected_records) {
   const std::size_t for_cache =
       std::min<std::size_t>(expected_records / kRecordsPerPartition, kMaxPartitions);

@@ -1,8 +1,9 @@
 // MAP_GROUP (thesis chapter 6): every value grouped under its key; the answer
 // is each key with the list of all its values. Patent Citation (cited patent
-// -> citing patents) and Geo Location (location -> article ids) share it.
+// -> citing patents), Geo Location (location -> article ids) and Inverted
+// Index (link URL -> page ids) share it.
 //
-// Both answers are a TableOutput of one integer column (the number of values)
+// Their answers are a TableOutput of one integer column (the number of values)
 // and a list (the values, ascending); kv-pairs adds a second column, the sum
 // of the values modulo 2^32 (KeyOps::kValueSums). table_of_groups() builds it
 // from a plain map for the references; group_in_parallel() is the CPU-MT
@@ -28,16 +29,26 @@
 //   std::string_view text(const Key&) const;  // the key's bytes in the answer
 //                                             // (or a std::string)
 //   static constexpr bool kValueSums;         // optional (false): the sums column
+//   std::int64_t value(std::uint32_t) const;  // optional: the answer's value of a
+//                                             // record's 32-bit value (absent: itself)
 // A thread-local table suits keys that point into the input (comparing them
 // later would read the input again, at random) and few distinct keys;
 // carrying the key suits small self-contained keys with many distinct
 // values, where a thread-local table of millions of keys would miss the
 // cache on every record. Keys may point into the input, which must outlive
-// the output's finish(). Values are 32-bit ids; fewer than 2^32 records.
+// the output's finish(). Values are 32-bit ids; fewer than 2^32 records. A
+// KeyOps with value() maps them to the answer's values when finish() makes
+// the table (inverted-index: page numbers to the pages' byte offsets, which
+// may pass 2^32).
+//
+// count_in_parallel() is the MAP_REDUCE counterpart for a sum of ones (Word
+// Count, Page View Count): each key's number of records, counted per thread
+// in a KeyTable (hash, equal and text of the KeyOps above).
 #pragma once
 
 #include <algorithm>
 #include <atomic>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -103,6 +114,31 @@ inline bool same_bytes(const std::uint8_t* a, const std::uint8_t* b, std::size_t
   return load64(a + length - 8) == load64(b + length - 8);
 }
 
+// A key that is bytes where they lie in the input (a location, a URL): a
+// pointer, the length and the hash of the bytes, computed once. Compared
+// while its record is in the cache, in a thread-local table: suits keys of
+// which a few thousand take most records.
+struct InputBytesKeys {
+  static constexpr bool kThreadLocalTable = true;
+  struct Key {
+    const std::uint8_t* bytes = nullptr;
+    std::uint64_t hash = 0;
+    std::uint32_t length = 0;
+  };
+  static Key key(const std::uint8_t* bytes, const std::uint8_t* end) {
+    const auto length = static_cast<std::size_t>(end - bytes);
+    return {bytes, hash_bytes(bytes, length), static_cast<std::uint32_t>(length)};
+  }
+  std::uint64_t hash(const Key& k) const { return k.hash; }
+  bool equal(const Key& a, const Key& b) const {
+    return a.hash == b.hash && a.length == b.length && same_bytes(a.bytes, b.bytes, a.length);
+  }
+  std::string_view text(const Key& k) const {
+    return {reinterpret_cast<const char*>(k.bytes), k.length};
+  }
+  void prefetch(const Key& k) const { __builtin_prefetch(k.bytes); }
+};
+
 // Adds a key's row: the number of its values, with `value_sums` their sum
 // modulo 2^32 (`key<TAB>count<TAB>sum<TAB>id,id,...`), and the values
 // (32-bit ids).
@@ -112,6 +148,10 @@ void add_group(TableOutput& table, std::string_view key, std::span<const std::in
 // The answer's shape: rows `key<TAB>count<TAB>id,id,...`.
 TableOutput table_of_groups(const std::map<std::string, std::vector<std::int64_t>>& groups);
 
+// count_in_parallel's answer from a plain map (the references): rows
+// `key<TAB>count`.
+TableOutput table_of_counts(const std::map<std::string, std::int64_t>& counts);
+
 // Whether KeyOps asks for the sums column (KeyOps::kValueSums; absent: no).
 template <class KeyOps>
 constexpr bool value_sums() {
@@ -119,6 +159,14 @@ constexpr bool value_sums() {
     return KeyOps::kValueSums;
   else
     return false;
+}
+
+// Whether KeyOps maps the records' 32-bit values (KeyOps::value; absent: no).
+template <class KeyOps>
+constexpr bool maps_values() {
+  return requires(const KeyOps& ops, std::uint32_t v) {
+    { ops.value(v) } -> std::convertible_to<std::int64_t>;
+  };
 }
 
 // How many partitions the merge has: several per thread, so that a partition
@@ -150,6 +198,15 @@ class KeyTable {
   }
 
   void prefetch(std::uint64_t hash) const { __builtin_prefetch(&slots_[hash & mask()]); }
+  // With a KeyOps that has prefetch(key) (keys whose bytes lie elsewhere, in
+  // the input): prefetches the bytes of the key stored in the slot that a
+  // lookup of `hash` compares first, once that slot is in the cache.
+  void prefetch_stored_key(std::uint64_t hash) const {
+    if constexpr (requires(const KeyOps& ops, const Key& k) { ops.prefetch(k); }) {
+      const Slot& slot = slots_[hash & mask()];
+      if (slot.group != kFree) ops_->prefetch(slot.key);
+    }
+  }
 
   // The group of `key` (whose hash is `hash`): new_group() numbers it when
   // the key is new. `count` is added to the group's count.
@@ -354,7 +411,14 @@ class GroupedOutput final : public Output {
     std::vector<std::int64_t> ids;
     for (const Partition& part : partitions_) {
       for (std::size_t k = 0; k < part.keys.size(); ++k) {
-        ids.assign(part.values.get() + part.offsets[k], part.values.get() + part.offsets[k + 1]);
+        const std::uint32_t* first = part.values.get() + part.offsets[k];
+        const std::uint32_t* last = part.values.get() + part.offsets[k + 1];
+        if constexpr (maps_values<KeyOps>()) {
+          ids.clear();
+          for (const std::uint32_t* v = first; v != last; ++v) ids.push_back(ops_.value(*v));
+        } else {
+          ids.assign(first, last);
+        }
         add_group(*table_, ops_.text(part.keys[k]), ids, sums);
       }
     }
@@ -452,6 +516,97 @@ std::unique_ptr<GroupedOutput<KeyOps>> group_in_parallel(const KeyOps& ops, unsi
     for (unsigned p; (p = next_partition++) < partitions;)
       out->partition(p) = merge_partition(ops, local, p);
   });
+  return out;
+}
+
+// One thread's counts for count_in_parallel: add() each of its records' keys,
+// then take the table().
+template <class KeyOps>
+class KeyCounts {
+ public:
+  using Key = typename KeyOps::Key;
+  explicit KeyCounts(const KeyOps& ops) : ops_(&ops), table_(ops, 1024) {}
+  void add(const Key& key) {
+    const std::uint64_t hash = ops_->hash(key);
+    batch_[batched_] = {key, hash};
+    table_.prefetch(hash);
+    if (++batched_ == kBatch) flush();
+  }
+  // After the last add().
+  const KeyTable<KeyOps>& table() {
+    flush();
+    return table_;
+  }
+
+ private:
+  static constexpr unsigned kBatch = 16;
+  struct Pending {
+    Key key;
+    std::uint64_t hash;
+  };
+  // A batch's table slots were prefetched as its keys came; the keys stored
+  // in them are prefetched next (KeyTable::prefetch_stored_key), then the
+  // batch is added: when the table or its keys outgrow the cache (many
+  // distinct words, keys pointing into the input), the misses overlap.
+  void flush() {
+    for (unsigned i = 0; i < batched_; ++i) table_.prefetch_stored_key(batch_[i].hash);
+    for (unsigned i = 0; i < batched_; ++i)
+      table_.add(batch_[i].key, batch_[i].hash, 1, [this] { return groups_++; });
+    batched_ = 0;
+  }
+
+  const KeyOps* ops_;
+  KeyTable<KeyOps> table_;
+  Pending batch_[kBatch];
+  unsigned batched_ = 0;
+  std::uint32_t groups_ = 0;  // the table wants group numbers; counting needs none
+};
+
+// The number of records of each key that scan(thread, counts) adds, thread t
+// adding the records of its own piece of the input: each thread counts in its
+// own table; the tables' keys go to partitions by hash, each partition merged
+// by one thread into rows of its own, appended into the answer: a TableOutput
+// of one integer column, rows `text(key)<TAB>count` in no order (its
+// finish(), untimed, sorts them).
+template <class KeyOps, class Scan>
+std::unique_ptr<TableOutput> count_in_parallel(const KeyOps& ops, unsigned threads, Scan&& scan) {
+  using Key = typename KeyOps::Key;
+  const unsigned partitions = threads == 1 ? 1 : 4 * threads;
+  struct Counted {
+    Key key;
+    std::uint32_t count;
+  };
+  // by thread, then partition
+  std::vector<std::vector<std::vector<Counted>>> parts(threads);
+  parallel_for(threads, [&](unsigned t) {
+    KeyCounts<KeyOps> counts(ops);
+    scan(t, counts);
+    parts[t].resize(partitions);
+    counts.table().for_each([&](const Key& k, std::uint32_t, std::uint32_t count) {
+      parts[t][partition_of(ops.hash(k), partitions)].push_back({k, count});
+    });
+  });
+  std::vector<TableOutput> rows;
+  for (unsigned p = 0; p < partitions; ++p) rows.emplace_back(1, 0, false);
+  std::atomic<unsigned> next{0};
+  parallel_for(threads, [&](unsigned) {
+    for (unsigned p; (p = next++) < partitions;) {
+      std::size_t keys = 0;
+      for (unsigned t = 0; t < threads; ++t) keys += parts[t][p].size();
+      KeyTable<KeyOps> merged(ops, keys);
+      std::uint32_t groups = 0;
+      for (unsigned t = 0; t < threads; ++t)
+        for (const Counted& c : parts[t][p])
+          merged.add(c.key, ops.hash(c.key), c.count, [&groups] { return groups++; });
+      rows[p].reserve(merged.keys(), 0);
+      merged.for_each([&](const Key& k, std::uint32_t, std::uint32_t count) {
+        const std::int64_t n[1] = {count};
+        rows[p].add(ops.text(k), n);
+      });
+    }
+  });
+  auto out = std::make_unique<TableOutput>(1, 0, false);
+  for (TableOutput& r : rows) out->append(std::move(r));
   return out;
 }
 

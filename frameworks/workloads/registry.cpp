@@ -8,7 +8,9 @@ namespace harness::workloads {
 const std::vector<const Workload*>& thesis_workloads() {
   static const std::vector<const Workload*> all = {
       // One line per workload, in the thesis' order (tables 4.1, 5.1, 6.1;
-      // kv-pairs: figure 6.8; word-count: table 6.2; matrix-multiply: table 5.1).
+      // kv-pairs: figure 6.8; word-count: table 6.2; page-view-count,
+      // inverted-index: the MapReduce apps of tables 5.1 and 6.1;
+      // matrix-multiply: table 5.1).
       &kmeans_particles_workload(),
       &netflix_workload(),
       &opinion_finder_workload(),
@@ -22,6 +24,8 @@ const std::vector<const Workload*>& thesis_workloads() {
       &geo_location_workload(),
       &kv_pairs_workload(),
       &word_count_workload(),
+      &page_view_count_workload(),
+      &inverted_index_workload(),
       &matrix_multiply_workload(),
   };
   return all;

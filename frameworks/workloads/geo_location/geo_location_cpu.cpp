@@ -15,29 +15,9 @@
 namespace harness::workloads::geo_location {
 namespace {
 
-// A location: its bytes in the input, their length and hash. Keys are
-// compared while their line is in the cache, in a thread-local table (a few
-// thousand places take most articles).
-struct LocationKeys {
-  static constexpr bool kThreadLocalTable = true;
-  struct Key {
-    const std::uint8_t* bytes = nullptr;
-    std::uint64_t hash = 0;
-    std::uint32_t length = 0;
-  };
-  static Key key(const std::uint8_t* bytes, const std::uint8_t* end) {
-    const auto length = static_cast<std::size_t>(end - bytes);
-    return {bytes, group_by_key::hash_bytes(bytes, length), static_cast<std::uint32_t>(length)};
-  }
-  std::uint64_t hash(const Key& k) const { return k.hash; }
-  bool equal(const Key& a, const Key& b) const {
-    return a.hash == b.hash && a.length == b.length &&
-           group_by_key::same_bytes(a.bytes, b.bytes, a.length);
-  }
-  std::string_view text(const Key& k) const {
-    return {reinterpret_cast<const char*>(k.bytes), k.length};
-  }
-};
+// A location: its bytes in the input (a few thousand places take most
+// articles, so a thread-local table stays in the cache).
+using LocationKeys = group_by_key::InputBytesKeys;
 
 const std::uint8_t* find(const std::uint8_t* from, const std::uint8_t* end, std::uint8_t byte) {
   return static_cast<const std::uint8_t*>(std::memchr(from, byte, end - from));

@@ -1,6 +1,7 @@
-// The MAP_GROUP grouping shared by Patent Citation and Geo Location: the
-// key table, partitions, the parallel grouping and its output against a
-// plain map.
+// The MAP_GROUP grouping shared by Patent Citation, Geo Location and Inverted
+// Index: the key table, partitions, the parallel grouping and its output
+// against a plain map, values mapped past 32 bits; the parallel counting of
+// Word Count and Page View Count; keys that are bytes of the input.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -134,6 +135,64 @@ TEST(GroupByKey, ComparisonNamesAKeyWithOtherIds) {
   const std::string why = out->compare_with(expected, {});
   EXPECT_NE(why.find("other ids"), std::string::npos) << why;
   EXPECT_NE(why.find("missing key"), std::string::npos) << why;
+}
+
+// Numbers whose records' values are mapped past 32 bits in the answer (as
+// inverted-index maps page numbers to byte offsets).
+struct MappedNumbers : Numbers<true> {
+  std::int64_t value(std::uint32_t v) const {
+    return (std::int64_t{1} << 40) + 3 * std::int64_t{v};
+  }
+};
+
+TEST(GroupByKey, KeyOpsMayMapTheValuesPast32Bits) {
+  std::map<std::string, std::vector<std::int64_t>> plain;
+  for (std::uint32_t i = 0; i < 5000; ++i)
+    plain[key_text(i % 37)].push_back((std::int64_t{1} << 40) + 3 * std::int64_t{i});
+  const TableOutput expected = table_of_groups(plain);
+  for (unsigned threads : {1u, 3u, 16u}) {
+    auto out = group_in_parallel(MappedNumbers{}, threads, 5000,
+                                 [&](unsigned t, ThreadGroups<MappedNumbers>& groups) {
+                                   for (std::uint32_t i = t; i < 5000; i += threads)
+                                     groups.add(i % 37, i);
+                                 });
+    out->finish();
+    EXPECT_EQ(out->compare_with(expected, {}), "") << threads << " threads";
+  }
+}
+
+TEST(GroupByKey, CountsInParallelEqualAPlainMapOnEveryThreadCount) {
+  std::map<std::string, std::int64_t> plain;
+  for (std::uint32_t i = 0; i < 20000; ++i) ++plain[key_text(std::uint64_t{i} * i % 997)];
+  const TableOutput expected = table_of_counts(plain);
+  EXPECT_EQ(expected.rows(), plain.size());
+  for (unsigned threads : {1u, 2u, 3u, 7u, 16u}) {
+    auto out =
+        count_in_parallel(NumberKeys{}, threads, [&](unsigned t, KeyCounts<NumberKeys>& counts) {
+          for (std::uint32_t i = t; i < 20000; i += threads) counts.add(std::uint64_t{i} * i % 997);
+        });
+    out->finish();
+    EXPECT_EQ(out->compare_with(expected, {}), "") << threads << " threads";
+    std::ostringstream a, b;
+    out->dump(a);
+    expected.dump(b);
+    EXPECT_EQ(a.str(), b.str());
+  }
+}
+
+TEST(GroupByKey, InputBytesKeysAreTheBytesWhereTheyLie) {
+  const std::string text = "Paris Rome Paris paris";
+  const auto* at = reinterpret_cast<const std::uint8_t*>(text.data());
+  const InputBytesKeys ops;
+  const auto first = InputBytesKeys::key(at, at + 5), again = InputBytesKeys::key(at + 11, at + 16);
+  const auto lower = InputBytesKeys::key(at + 17, at + 22), empty = InputBytesKeys::key(at, at);
+  EXPECT_TRUE(ops.equal(first, again));
+  EXPECT_EQ(ops.hash(first), ops.hash(again));
+  EXPECT_FALSE(ops.equal(first, lower));
+  EXPECT_FALSE(ops.equal(first, InputBytesKeys::key(at, at + 4)));
+  EXPECT_TRUE(ops.equal(empty, InputBytesKeys::key(at + 6, at + 6)));
+  EXPECT_EQ(ops.text(again), "Paris");
+  EXPECT_EQ(ops.text(empty), "");
 }
 
 }  // namespace

@@ -11,7 +11,8 @@ examples/ (frameworks/workloads/<app>/examples):
 Parameters for an example: examples/small.params, one name=value a line (given
 to harness as --param and to the check script as arguments). Workloads that
 share a folder's examples (mastercard, mastercard-indexed) list their names in
-examples/apps; otherwise the app is named after the folder."""
+examples/apps; otherwise the app is named after the folder. Every workload
+that `harness list` names must have examples that run it."""
 import glob
 import json
 import os
@@ -41,6 +42,9 @@ SHARED_CHECKS = {"word-count": "wordcount", "matrix-multiply": "matrixmult"}
 
 
 def check_script(app):
+    # page-view-count and inverted-index have their own checks
+    # (page_view_count_check.py, inverted_index_check.py), found before the
+    # MapReduce apps' by the underscored name.
     for name in (SHARED_CHECKS.get(app, app), app.replace("-", "_"), app.replace("-", ""),
                  app.replace("-indexed", "")):
         path = os.path.join(SOURCE, "scripts", f"{name}_check.py")
@@ -65,6 +69,8 @@ def main():
                 runs += [(folder, name) for name in open(names_file).read().split()]
             else:
                 runs.append((folder, os.path.basename(os.path.dirname(folder)).replace("_", "-")))
+        for app in sorted(set(datasets) - {app for _, app in runs}):
+            failures.append(f"{app}: no frameworks/workloads/*/examples runs it")
         for folder, app in runs:
             if app not in datasets:
                 failures.append(f"{folder}: no workload named {app}")

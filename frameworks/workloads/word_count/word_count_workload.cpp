@@ -1,7 +1,6 @@
 // Word Count (thesis chapter 6, table 6.2; the MapReduce wordcount's words):
 // every line's words, each a (word, 1) pair, summed per word. The answer is a
 // TableOutput of one integer column: `word<TAB>count` rows sorted by word.
-#include <atomic>
 #include <map>
 #include <memory>
 #include <string>
@@ -13,7 +12,6 @@
 #include "frameworks/workloads/outputs.h"
 #include "frameworks/workloads/word_count/word_count_format.h"
 #include "harness/core/cuts.h"
-#include "harness/core/parallel.h"
 
 namespace harness::workloads {
 namespace {
@@ -48,14 +46,19 @@ struct WordKeys {
       if ((a.bytes[i] | 0x20u) != (b.bytes[i] | 0x20u)) return false;
     return true;
   }
+  void prefetch(const Key& k) const { __builtin_prefetch(k.bytes); }
+  // The word as the answer has it: lower-cased.
+  std::string text(const Key& k) const {
+    std::string word(k.length, '\0');
+    for (std::uint32_t i = 0; i < k.length; ++i) word[i] = lower(k.bytes[i]);
+    return word;
+  }
 };
 
-using WordTable = group_by_key::KeyTable<WordKeys>;
-
-// The words of data[begin, end) counted into `table` (pieces start at a line
+// The words of data[begin, end) counted into `counts` (pieces start at a line
 // start, so no word is cut).
-void count_words(const std::uint8_t* data, std::size_t begin, std::size_t end, WordTable& table) {
-  std::uint32_t groups = 0;
+void count_words(const std::uint8_t* data, std::size_t begin, std::size_t end,
+                 group_by_key::KeyCounts<WordKeys>& counts) {
   for (std::size_t at = begin; at < end;) {
     if (!is_letter(data[at])) {
       ++at;
@@ -63,8 +66,7 @@ void count_words(const std::uint8_t* data, std::size_t begin, std::size_t end, W
     }
     const std::size_t start = at;
     while (at < end && is_letter(data[at])) ++at;
-    const WordKeys::Key k = WordKeys::key(data + start, at - start);
-    table.add(k, k.hash, 1, [&groups] { return groups++; });
+    counts.add(WordKeys::key(data + start, at - start));
   }
 }
 
@@ -96,75 +98,27 @@ class WordCount final : public Workload {
         word.clear();
       }
     }
-    auto out = std::make_unique<TableOutput>(1, 0, false);
-    for (const auto& [w, n] : counts) {
-      const std::int64_t count[1] = {n};
-      out->add(w, count);
-    }
-    out->finish();
-    return out;
+    return std::make_unique<TableOutput>(group_by_key::table_of_counts(counts));
   }
 
   // Each thread counts the words of its own whole lines (line_cuts) in a
-  // thread-local table; the tables' words go to partitions by hash, each
-  // partition merged by one thread into rows of its own, appended into the
-  // answer (sorted by finish(), untimed).
+  // thread-local table; the tables are merged by partitions of the words'
+  // hashes (group_by_key::count_in_parallel), the rows sorted by finish()
+  // (untimed).
   std::unique_ptr<Output> run_cpu(const Params&, const std::uint8_t* data, std::size_t size,
                                   unsigned threads) const override {
     const auto cuts = line_cuts(data, size, threads);
-    const unsigned partitions = threads == 1 ? 1 : 4 * threads;
-    struct Counted {
-      WordKeys::Key key;
-      std::uint32_t count;
-    };
-    // by thread, then partition
-    std::vector<std::vector<std::vector<Counted>>> parts(threads);
-    const WordKeys ops;
-    parallel_for(threads, [&](unsigned t) {
-      WordTable table(ops, 1024);
-      count_words(data, cuts[t], cuts[t + 1], table);
-      parts[t].resize(partitions);
-      table.for_each([&](const WordKeys::Key& k, std::uint32_t, std::uint32_t count) {
-        parts[t][group_by_key::partition_of(k.hash, partitions)].push_back({k, count});
-      });
-    });
-    std::vector<TableOutput> rows;
-    for (unsigned p = 0; p < partitions; ++p) rows.emplace_back(1, 0, false);
-    std::atomic<unsigned> next{0};
-    parallel_for(threads, [&](unsigned) {
-      std::string word;
-      for (unsigned p; (p = next++) < partitions;) {
-        std::size_t keys = 0;
-        for (unsigned t = 0; t < threads; ++t) keys += parts[t][p].size();
-        WordTable merged(ops, keys);
-        std::uint32_t groups = 0;
-        for (unsigned t = 0; t < threads; ++t)
-          for (const Counted& c : parts[t][p])
-            merged.add(c.key, c.key.hash, c.count, [&groups] { return groups++; });
-        rows[p].reserve(merged.keys(), 0);
-        merged.for_each([&](const WordKeys::Key& k, std::uint32_t, std::uint32_t count) {
-          word.resize(k.length);
-          for (std::uint32_t i = 0; i < k.length; ++i) word[i] = lower(k.bytes[i]);
-          const std::int64_t n[1] = {count};
-          rows[p].add(word, n);
+    return group_by_key::count_in_parallel(
+        WordKeys{}, threads, [&](unsigned t, group_by_key::KeyCounts<WordKeys>& counts) {
+          count_words(data, cuts[t], cuts[t + 1], counts);
         });
-      }
-    });
-    auto out = std::make_unique<TableOutput>(1, 0, false);
-    for (TableOutput& r : rows) out->append(std::move(r));
-    return out;
   }
 
   // The table's kernel reads every byte of its lines (the words and what
   // separates them) and writes nothing; a record is a line.
   AccessShare access_share(const Params&, const std::uint8_t* data,
                            std::size_t size) const override {
-    std::uint64_t lines = 0;
-    for (std::size_t i = 0; i < size; ++i) lines += data[i] == '\n';
-    if (size && data[size - 1] != '\n') ++lines;
-    AccessMap map(size);
-    map.read(0, size);
-    return map.share(lines);
+    return every_byte_read_by_lines(data, size);
   }
 };
 

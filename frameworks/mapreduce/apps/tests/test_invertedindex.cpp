@@ -1,5 +1,6 @@
 // Inverted index's host side: the link rule (quotes, case, attributes, decoys,
-// open quotes), page starts as side data, and the html-zipf corpus.
+// open quotes), page starts as side data, the html-zipf corpus, and the
+// inverted-index workload's answer holding the same pairs.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -7,8 +8,11 @@
 #include <sstream>
 
 #include "datasets/html_zipf.h"
+#include "frameworks/mapreduce/apps/binary_values.h"
 #include "frameworks/mapreduce/apps/registry.h"
 #include "frameworks/mapreduce/common/tests/mapreduce_inputs.h"
+#include "frameworks/workloads/group_by_key.h"
+#include "frameworks/workloads/registry.h"
 
 namespace harness::apps {
 namespace {
@@ -133,6 +137,26 @@ TEST(InvertedIndex, HtmlZipfPagesAndLinksLookReal) {
   EXPECT_LT(top, links.size() / 8);
   // The generator's URLs, most linked first: the top one is the most linked here.
   EXPECT_EQ(per_url[datasets::html_zipf_urls(42)[0]], top);
+}
+
+// The inverted-index workload (frameworks/workloads/inverted_index) reads
+// pages and links by the same rules (html_links.h, shared): its answer, the
+// page ids grouped by URL, holds this app's pairs, on every test input.
+TEST(InvertedIndex, TheWorkloadGroupsTheSamePairs) {
+  const workloads::Workload& workload = workloads::find_workload("inverted-index");
+  for (const auto& c : testing::invertedindex_cases()) {
+    std::map<std::string, std::vector<std::int64_t>> pages_linking;
+    for (const auto& [url, page] : invertedindex_app().reference({}, bytes(c.text), c.text.size()))
+      pages_linking[url].push_back(from_raw<std::uint32_t>(page));
+    const workloads::TableOutput expected = workloads::group_by_key::table_of_groups(pages_linking);
+    EXPECT_NO_THROW(workload.check_input(bytes(c.text), c.text.size())) << c.name;
+    auto reference = workload.reference({}, bytes(c.text), c.text.size());
+    reference->finish();
+    EXPECT_EQ(reference->compare_with(expected, {}), "") << c.name;
+    auto run = workload.run_cpu({}, bytes(c.text), c.text.size(), 3);
+    run->finish();
+    EXPECT_EQ(run->compare_with(expected, {}), "") << c.name;
+  }
 }
 
 }  // namespace

@@ -1,9 +1,15 @@
 // Page view count and rank: the chained jobs, the inputs passed between them,
-// the references on logs counted by hand.
+// the references on logs counted by hand; the page-view-count workload's rule.
 #include <gtest/gtest.h>
+
+#include <map>
 
 #include "frameworks/mapreduce/apps/binary_values.h"
 #include "frameworks/mapreduce/apps/registry.h"
+#include "frameworks/mapreduce/apps/weblog.h"
+#include "frameworks/mapreduce/common/tests/mapreduce_inputs.h"
+#include "frameworks/workloads/group_by_key.h"
+#include "frameworks/workloads/registry.h"
 #include "harness/core/errors.h"
 
 namespace harness::apps {
@@ -37,6 +43,28 @@ TEST(PageViewCount, TwoJobsAndTheDistinctEntriesBetweenThem) {
   EXPECT_EQ(ref[0].first + "=" + app.format_value(ref[0].second), "u1=3");
   EXPECT_EQ(ref[1].first + "=" + app.format_value(ref[1].second), "u2=2");
   EXPECT_EQ(ref[2].first + "=" + app.format_value(ref[2].second), "u3=1");
+}
+
+// The page-view-count workload (frameworks/workloads/page_view_count) counts
+// every page view by the same rule, duplicates included: on the distinct
+// entries of a log, one a line, it gives this app's counts.
+TEST(PageViewCount, TheWorkloadCountsEveryEntryByTheSameRule) {
+  const workloads::Workload& workload = workloads::find_workload("page-view-count");
+  for (const std::string& log : {kLog, testing::generated("weblog", 1 << 20, 3)}) {
+    std::string distinct;
+    for (std::string_view entry : distinct_entries(bytes(log), log.size()))
+      distinct.append(entry).push_back('\n');
+    const auto views = page_views(bytes(log), log.size());
+    const workloads::TableOutput expected = workloads::group_by_key::table_of_counts(
+        std::map<std::string, std::int64_t>(views.begin(), views.end()));
+    auto counted = workload.reference({}, bytes(distinct), distinct.size());
+    counted->finish();
+    EXPECT_EQ(counted->compare_with(expected, {}), "");
+    // On the log itself, duplicates count: more views than distinct entries.
+    auto all = workload.run_cpu({}, bytes(log), log.size(), 3);
+    all->finish();
+    EXPECT_NE(all->compare_with(expected, {}), "");
+  }
 }
 
 TEST(PageViewRank, TopUrlsByViewsThenUrl) {
