@@ -104,19 +104,9 @@ __device__ void for_each_link(const std::uint8_t* in, std::uint32_t begin, std::
   if (end > begin && in[end - 1] == '\n') --end;  // a record is one line
   ii_links links;
   ii_links_start(&links);
-  for (std::uint32_t i = begin; i <= end; ++i) {
-    std::uint32_t found = 0;
-    if (i < end) {
-      const std::uint32_t c = in[i];
-      if (ii_links_idle(&links, c)) continue;
-      found = ii_links_byte(&links, c, i);
-    } else {
-      found = ii_links_end(&links, end);
-    }
-    if (found)
-      emit(static_cast<std::uint32_t>(links.value),
-           static_cast<std::uint32_t>(links.value_end - links.value));
-  }
+  for (std::uint32_t at = begin; ii_next_link(&links, in, &at, end);)
+    emit(static_cast<std::uint32_t>(links.value),
+         static_cast<std::uint32_t>(links.value_end - links.value));
 }
 
 struct CountLinks {
