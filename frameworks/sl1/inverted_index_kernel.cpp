@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cstring>
 #include <optional>
+#include <span>
+#include <stdexcept>
 #include <string_view>
 #include <unordered_map>
 
@@ -24,6 +26,7 @@ namespace {
 using backend::local_memory;
 
 constexpr unsigned kLengthBit = 48;  // SL1_II_LENGTH_BIT
+constexpr unsigned kPageBits = 40;   // a page's offset in a pair's sort key
 
 // A run's pairs (two u64 each: the page's first byte, the link's offset with
 // its length at kLengthBit), viewed where the run left them; finish() groups
@@ -33,27 +36,38 @@ class PairsOutput final : public workloads::Output {
   PairsOutput(const std::uint64_t* pairs, std::uint64_t count, const std::uint8_t* text)
       : pairs_(pairs), count_(count), text_(text) {}
 
+  // Each pair's link gets a row number (a hash map of the distinct links);
+  // the pairs, as (row, page) in one u64, are sorted, so each row's pages
+  // come out ascending and contiguous (no vector per row: 890,000 pairs of
+  // 128 MiB took 0.3-0.4 s a validation that way on an H100's host).
   void finish() override {
     if (table_) return;
-    std::unordered_map<std::string_view, std::size_t> row_of;
+    std::unordered_map<std::string_view, std::uint64_t> row_of;
     std::vector<std::string_view> links;
-    std::vector<std::vector<std::int64_t>> pages;
+    std::vector<std::uint64_t> keys(count_);
     for (std::uint64_t p = 0; p < count_; ++p) {
-      const std::uint64_t where = pairs_[2 * p + 1];
+      const std::uint64_t where = pairs_[2 * p + 1], page = pairs_[2 * p];
       const std::string_view link(
           reinterpret_cast<const char*>(text_) + (where & ((std::uint64_t{1} << kLengthBit) - 1)),
           where >> kLengthBit);
       const auto [it, fresh] = row_of.try_emplace(link, links.size());
-      if (fresh) {
-        links.push_back(link);
-        pages.emplace_back();
-      }
-      pages[it->second].push_back(static_cast<std::int64_t>(pairs_[2 * p]));
+      if (fresh) links.push_back(link);
+      if (page >> kPageBits)
+        throw std::logic_error("inverted-index: a page offset past 2^40 bytes");
+      keys[p] = (it->second << kPageBits) | page;
     }
+    std::sort(keys.begin(), keys.end());
+    std::vector<std::int64_t> pages(count_);
+    for (std::uint64_t p = 0; p < count_; ++p)
+      pages[p] = static_cast<std::int64_t>(keys[p] & ((std::uint64_t{1} << kPageBits) - 1));
     table_.emplace(1, 0, true);
-    for (std::size_t r = 0; r < links.size(); ++r) {
-      const std::int64_t n = static_cast<std::int64_t>(pages[r].size());
-      table_->add(links[r], {&n, 1}, {}, pages[r]);
+    for (std::uint64_t first = 0; first < count_;) {
+      std::uint64_t last = first + 1;
+      while (last < count_ && keys[last] >> kPageBits == keys[first] >> kPageBits) ++last;
+      const auto n = static_cast<std::int64_t>(last - first);
+      table_->add(links[keys[first] >> kPageBits], {&n, 1}, {},
+                  std::span<const std::int64_t>(pages.data() + first, last - first));
+      first = last;
     }
     table_->finish();
   }

@@ -31,18 +31,28 @@ class Grep final : public Workload {
 
   void check_input(const std::uint8_t*, std::size_t) const override {}  // any bytes are a text
 
-  // Lines end at '\n'; a last line without one counts when not empty.
+  // Lines end at '\n'; a last line without one counts when not empty. The
+  // state-set matcher line by line, over pieces of whole lines on every host
+  // core (serially, 256 MiB took 6-8 s of every GPU point's preparation on an
+  // H100's host); the pieces' offsets are joined in order.
   std::unique_ptr<Output> reference(const Params& params, const std::uint8_t* data,
                                     std::size_t size) const override {
     const grep::Pattern p = grep::parse_pattern(param_string(params, "pattern"));
+    const unsigned pieces = workers_for(size, 0, std::size_t{1} << 20);
+    const auto cuts = line_cuts(data, size, pieces);
+    std::vector<std::vector<std::uint64_t>> found(pieces);
+    parallel_for(pieces, [&](unsigned t) {
+      const std::size_t end = cuts[t + 1];
+      std::size_t start = cuts[t];
+      for (std::size_t i = start; i <= end; ++i) {
+        if (i < end && data[i] != '\n') continue;
+        if (i == end && start == end) break;
+        if (grep::state_set_match(p, data + start, i - start)) found[t].push_back(start);
+        start = i + 1;
+      }
+    });
     auto out = std::make_unique<OffsetsOutput>();
-    std::size_t start = 0;
-    for (std::size_t i = 0; i <= size; ++i) {
-      if (i < size && data[i] != '\n') continue;
-      if (i == size && start == size) break;
-      if (grep::state_set_match(p, data + start, i - start)) out->offsets().push_back(start);
-      start = i + 1;
-    }
+    for (const auto& f : found) out->offsets().insert(out->offsets().end(), f.begin(), f.end());
     return out;
   }
 
