@@ -80,8 +80,8 @@ std::uint64_t walk_buckets_parallel(
 }
 
 const std::vector<std::string>& combining_apps() {
-  static const std::vector<std::string> apps = {"netflix", "dna-assembly", "kv-pairs",
-                                                "word-count"};
+  static const std::vector<std::string> apps = {"netflix", "dna-assembly", "kv-pairs", "word-count",
+                                                "page-view-count"};
   return apps;
 }
 
@@ -206,7 +206,7 @@ void register_family() {
                         {"patent-citation", "geo-location"},
                         pinned + "Multi-valued organization (key entries with value lists)");
   register_organization(Organization::combining, Heap::pinned,
-                        {"netflix", "dna-assembly", "word-count"},
+                        {"netflix", "dna-assembly", "word-count", "page-view-count"},
                         pinned + "Combining organization (the app's callback on a duplicate key)");
   register_organization(
       Organization::combining, Heap::paging_bound, {"netflix"},

@@ -67,5 +67,6 @@ const SepoApp& patent_citation_app();
 const SepoApp& geo_location_app();
 const SepoApp& kv_pairs_app();
 const SepoApp& word_count_app();
+const SepoApp& page_view_count_app();
 
 }  // namespace harness::hashtable

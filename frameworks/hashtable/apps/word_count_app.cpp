@@ -1,6 +1,7 @@
 // word-count on the SePo table (combining) and MapCG: record = a line (the
 // index's offsets, and the input's size last), pairs = its words, each
-// (word lower-cased, 1), added (apps/word_count.clh).
+// (word lower-cased, 1), added (apps/word_count.clh); the answer is walked
+// by CountingApp.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -10,10 +11,9 @@
 #include <unordered_set>
 #include <vector>
 
-#include "frameworks/hashtable/sepo_app.h"
+#include "frameworks/hashtable/apps/counting_app.h"
 #include "frameworks/workloads/word_count/word_count_format.h"
 #include "harness/core/errors.h"
-#include "harness/core/parallel.h"
 
 namespace harness::hashtable {
 namespace {
@@ -24,7 +24,7 @@ namespace wc = workloads::word_count;
 constexpr std::uint32_t kMaxWordBytes = 64;
 static_assert(kMaxWordBytes == wc::kMaxWordBytes, "the workload's check is the kernel's limit");
 
-class WordCountApp final : public SepoApp {
+class WordCountApp final : public CountingApp {
  public:
   std::string name() const override { return wc::kApp; }
   std::string kernel_file() const override { return "frameworks/hashtable/apps/word_count.clh"; }
@@ -74,42 +74,6 @@ class WordCountApp final : public SepoApp {
       at = nl ? static_cast<std::size_t>(nl - data) + 1 : size;
     }
     out.push_back(size);
-  }
-  // Each worker walks a range of buckets; a word's entries (one per
-  // iteration that inserted it) share its bucket's chain and are added up
-  // there, so each worker's rows are distinct words, appended into one table
-  // (sorted by finish(), untimed).
-  std::unique_ptr<workloads::Output> collect(std::span<const std::uint64_t> heads, Organization org,
-                                             std::uint64_t& entries) const override {
-    struct Count {
-      std::string_view word;
-      std::int64_t count;
-    };
-    const unsigned workers = workers_for(heads.size(), 0, 16384);
-    std::vector<workloads::TableOutput> rows;
-    for (unsigned w = 0; w < workers; ++w) rows.emplace_back(1, 0, false);
-    entries = walk_buckets_parallel(
-        heads, workers,
-        [&rows](unsigned w, std::span<const HostEntry> chain) {
-          thread_local std::vector<Count> words;
-          words.clear();
-          for (const HostEntry& e : chain)
-            words.push_back({{reinterpret_cast<const char*>(e.key), e.key_bytes}, e.value[0]});
-          if (words.size() > 1)
-            std::sort(words.begin(), words.end(),
-                      [](const Count& a, const Count& b) { return a.word < b.word; });
-          for (std::size_t i = 0; i < words.size();) {
-            std::int64_t n[1] = {0};
-            std::size_t j = i;
-            for (; j < words.size() && words[j].word == words[i].word; ++j) n[0] += words[j].count;
-            rows[w].add(words[i].word, n);
-            i = j;
-          }
-        },
-        org);
-    auto out = std::make_unique<workloads::TableOutput>(1, 0, false);
-    for (workloads::TableOutput& r : rows) out->append(std::move(r));
-    return out;
   }
 };
 
