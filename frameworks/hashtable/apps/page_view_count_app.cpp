@@ -9,7 +9,9 @@
 
 #include "frameworks/hashtable/apps/counting_app.h"
 #include "frameworks/workloads/page_view_count/page_view_count_format.h"
+#include "harness/core/cuts.h"
 #include "harness/core/errors.h"
+#include "harness/core/parallel.h"
 
 namespace harness::hashtable {
 namespace {
@@ -44,13 +46,21 @@ class PageViewCountApp final : public CountingApp {
   }
   bool indexed() const override { return true; }
   // The first byte of every page view (its URL's): lines that are no page
-  // views make no record.
+  // views make no record. Pieces of whole lines on every host core, joined in
+  // order (serially, 256 MiB took 105 of the run's 147 ms on an H100's host).
   void index(const std::uint8_t* data, std::size_t size,
              std::vector<std::uint64_t>& out) const override {
-    out.clear();
-    pvc::for_each_page_view(data, size, [&](std::string_view url) {
-      out.push_back(static_cast<std::uint64_t>(url.data() - reinterpret_cast<const char*>(data)));
+    const unsigned pieces = workers_for(size, 0, std::size_t{1} << 22);
+    const std::vector<std::size_t> cuts = line_cuts(data, size, pieces);
+    std::vector<std::vector<std::uint64_t>> found(pieces);
+    parallel_for(pieces, [&](unsigned t) {
+      pvc::for_each_page_view(data + cuts[t], cuts[t + 1] - cuts[t], [&](std::string_view url) {
+        found[t].push_back(
+            static_cast<std::uint64_t>(url.data() - reinterpret_cast<const char*>(data)));
+      });
     });
+    out.clear();
+    for (const auto& f : found) out.insert(out.end(), f.begin(), f.end());
   }
 };
 
