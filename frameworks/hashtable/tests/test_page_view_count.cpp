@@ -11,28 +11,16 @@
 #include <string>
 
 #include "datasets/dataset.h"
+#include "frameworks/hashtable/tests/app_table_testing.h"
 #include "frameworks/hashtable/tests/sepo_budget.h"
-#include "frameworks/workloads/tests/family_point_testing.h"
-#include "harness/backend/tests/device_fixture.h"
 #include "harness/core/errors.h"
 
 namespace harness::testing {
 namespace {
 
-constexpr std::uint64_t kRoomy = 64 << 20;
-const std::string kApp = "page-view-count";
-const Params kSmallPages = {{"page_bytes", "1024"}, {"bucket_group", "64"}};
-
-class PageViewCountTableTest : public DeviceTest {
+class PageViewCountTableTest : public AppTableTest {
  protected:
-  PointRun run(const std::string& variant, const std::string& input, std::uint64_t budget,
-               const Params& params = {}, int repetitions = 2, std::ostream* dump = nullptr) {
-    return run_point(*device_, "hashtable", variant, kApp, input, budget, params, repetitions,
-                     dump);
-  }
-  static double counter(const PointRun& r, const std::string& name) {
-    return r.measurement.counters.at(name);
-  }
+  PageViewCountTableTest() : AppTableTest("page-view-count") {}
 };
 
 TEST_P(PageViewCountTableTest, CombiningAndMapcgAgreeWithTheReference) {

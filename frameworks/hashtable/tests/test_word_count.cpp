@@ -11,33 +11,21 @@
 #include <string>
 
 #include "datasets/dataset.h"
+#include "frameworks/hashtable/tests/app_table_testing.h"
 #include "frameworks/hashtable/tests/sepo_budget.h"
-#include "frameworks/workloads/tests/family_point_testing.h"
-#include "harness/backend/tests/device_fixture.h"
 #include "harness/core/errors.h"
 
 namespace harness::testing {
 namespace {
 
-constexpr std::uint64_t kRoomy = 64 << 20;
-const std::string kApp = "word-count";
-const Params kSmallPages = {{"page_bytes", "1024"}, {"bucket_group", "64"}};
-
-class WordCountTableTest : public DeviceTest {
+class WordCountTableTest : public AppTableTest {
  protected:
-  PointRun run(const std::string& variant, const std::string& input, std::uint64_t budget,
-               const Params& params = {}, int repetitions = 2, std::ostream* dump = nullptr) {
-    return run_point(*device_, "hashtable", variant, kApp, input, budget, params, repetitions,
-                     dump);
-  }
+  WordCountTableTest() : AppTableTest("word-count") {}
   // A GPU memory budget whose heap holds 40% of the pages `one` (a run with
   // room for the whole table in one iteration, kSmallPages) used, plus the
   // rest of that run's memory: it forces a few SePo iterations.
   static std::uint64_t budget_for_two_fifths(const PointRun& one) {
     return sepo_budget_for(one, kRoomy, 0.4, 1024);
-  }
-  static double counter(const PointRun& r, const std::string& name) {
-    return r.measurement.counters.at(name);
   }
 };
 
