@@ -85,14 +85,6 @@ class PairsOutput final : public workloads::Output {
   std::optional<workloads::TableOutput> table_;
 };
 
-// Byte 0 and every line start that begins with the page marker (the
-// workload's rule).
-std::vector<std::uint64_t> page_starts(const std::uint8_t* text, std::size_t size) {
-  std::vector<std::uint64_t> starts = {0};
-  workloads::inverted_index::append_page_starts(text, size, 0, size, starts);
-  return starts;
-}
-
 class InvertedIndexKernel final : public AppKernel {
  public:
   std::string source() const override { return "frameworks/sl1/apps/inverted_index.clh"; }
@@ -106,7 +98,8 @@ class InvertedIndexKernel final : public AppKernel {
                std::uint64_t) override {
     device_ = &device;
     input_ = input;
-    const std::vector<std::uint64_t> starts = page_starts(input, size);
+    const std::vector<std::uint64_t> starts =
+        workloads::inverted_index::page_starts<std::uint64_t>(input, size);
     pages_ = starts.size();
     page_starts_ = padded_copy(device, starts.data(), starts.size() * sizeof(std::uint64_t));
     found_ = device.allocate(sizeof(std::uint32_t));

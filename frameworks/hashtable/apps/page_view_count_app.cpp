@@ -9,9 +9,8 @@
 
 #include "frameworks/hashtable/apps/counting_app.h"
 #include "frameworks/workloads/page_view_count/page_view_count_format.h"
-#include "harness/core/cuts.h"
 #include "harness/core/errors.h"
-#include "harness/core/parallel.h"
+#include "harness/core/line_pieces.h"
 
 namespace harness::hashtable {
 namespace {
@@ -50,17 +49,16 @@ class PageViewCountApp final : public CountingApp {
   // order (serially, 256 MiB took 105 of the run's 147 ms on an H100's host).
   void index(const std::uint8_t* data, std::size_t size,
              std::vector<std::uint64_t>& out) const override {
-    const unsigned pieces = workers_for(size, 0, std::size_t{1} << 22);
-    const std::vector<std::size_t> cuts = line_cuts(data, size, pieces);
-    std::vector<std::vector<std::uint64_t>> found(pieces);
-    parallel_for(pieces, [&](unsigned t) {
-      pvc::for_each_page_view(data + cuts[t], cuts[t + 1] - cuts[t], [&](std::string_view url) {
-        found[t].push_back(
-            static_cast<std::uint64_t>(url.data() - reinterpret_cast<const char*>(data)));
-      });
-    });
     out.clear();
-    for (const auto& f : found) out.insert(out.end(), f.begin(), f.end());
+    append_over_line_pieces(
+        data, size,
+        [&](std::size_t begin, std::size_t end, std::vector<std::uint64_t>& part) {
+          pvc::for_each_page_view(data + begin, end - begin, [&](std::string_view url) {
+            part.push_back(
+                static_cast<std::uint64_t>(url.data() - reinterpret_cast<const char*>(data)));
+          });
+        },
+        out);
   }
 };
 

@@ -9,6 +9,7 @@
 #include "harness/core/cuts.h"
 #include "harness/core/errors.h"
 #include "harness/core/host_cores.h"
+#include "harness/core/line_pieces.h"
 #include "harness/core/parallel.h"
 
 namespace harness::apps {
@@ -35,21 +36,6 @@ void split_range(const std::uint8_t* data, std::size_t begin, std::size_t end, s
 }
 
 }  // namespace
-
-void append_over_line_pieces(
-    const std::uint8_t* data, std::size_t size,
-    const std::function<void(std::size_t, std::size_t, std::vector<std::uint32_t>&)>& find,
-    std::vector<std::uint32_t>& out) {
-  const unsigned threads = size < (std::size_t{8} << 20) ? 1u : harness::usable_cores();
-  const std::vector<std::size_t> bounds = line_cuts(data, size, threads);
-  std::vector<std::vector<std::uint32_t>> parts(bounds.size() - 1);
-  parallel_for(static_cast<unsigned>(parts.size()),
-               [&](unsigned p) { find(bounds[p], bounds[p + 1], parts[p]); });
-  std::size_t total = out.size() + 1;  // room for split_lines' end offset
-  for (const auto& part : parts) total += part.size();
-  out.reserve(total);
-  for (const auto& part : parts) out.insert(out.end(), part.begin(), part.end());
-}
 
 std::vector<std::uint32_t> split_lines(const std::uint8_t* data, std::size_t size,
                                        std::size_t max_record_bytes,

@@ -21,15 +21,6 @@ std::vector<std::uint32_t> split_lines(const std::uint8_t* data, std::size_t siz
                                        bool (*can_cut)(std::uint8_t before,
                                                        std::uint8_t after) = nullptr);
 
-// Appends to `out` the offsets that find(begin, end, part) appends to `part`
-// for pieces [begin, end) of whole lines of data[0, size) (each begins at a
-// line start), in order: one piece, or one per host core from 8 MiB on.
-// split_lines' records and inverted index's page starts are found this way.
-void append_over_line_pieces(const std::uint8_t* data, std::size_t size,
-                             const std::function<void(std::size_t begin, std::size_t end,
-                                                      std::vector<std::uint32_t>& part)>& find,
-                             std::vector<std::uint32_t>& out);
-
 // Records of the numeric apps, one per task: record r spans [codes[r],
 // codes[r + 1]) and the map reads only its begin offset, the task's code (an
 // output cell i * m + j, a document pair i * docs + j). Returns an empty

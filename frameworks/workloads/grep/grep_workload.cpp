@@ -8,8 +8,7 @@
 #include "frameworks/workloads/all_workloads.h"
 #include "frameworks/workloads/grep/grep_pattern.h"
 #include "frameworks/workloads/outputs.h"
-#include "harness/core/cuts.h"
-#include "harness/core/parallel.h"
+#include "harness/core/line_pieces.h"
 
 namespace harness::workloads {
 namespace {
@@ -38,41 +37,37 @@ class Grep final : public Workload {
   std::unique_ptr<Output> reference(const Params& params, const std::uint8_t* data,
                                     std::size_t size) const override {
     const grep::Pattern p = grep::parse_pattern(param_string(params, "pattern"));
-    const unsigned pieces = workers_for(size, 0, std::size_t{1} << 20);
-    const auto cuts = line_cuts(data, size, pieces);
-    std::vector<std::vector<std::uint64_t>> found(pieces);
-    parallel_for(pieces, [&](unsigned t) {
-      const std::size_t end = cuts[t + 1];
-      std::size_t start = cuts[t];
-      for (std::size_t i = start; i <= end; ++i) {
-        if (i < end && data[i] != '\n') continue;
-        if (i == end && start == end) break;
-        if (grep::state_set_match(p, data + start, i - start)) found[t].push_back(start);
-        start = i + 1;
-      }
-    });
     auto out = std::make_unique<OffsetsOutput>();
-    for (const auto& f : found) out->offsets().insert(out->offsets().end(), f.begin(), f.end());
+    append_over_line_pieces(
+        data, size,
+        [&](std::size_t start, std::size_t end, std::vector<std::uint64_t>& found) {
+          for (std::size_t i = start; i <= end; ++i) {
+            if (i < end && data[i] != '\n') continue;
+            if (i == end && start == end) break;
+            if (grep::state_set_match(p, data + start, i - start)) found.push_back(start);
+            start = i + 1;
+          }
+        },
+        out->offsets());
     return out;
   }
 
   std::unique_ptr<Output> run_cpu(const Params& params, const std::uint8_t* data, std::size_t size,
                                   unsigned threads) const override {
     const grep::Pattern p = grep::parse_pattern(param_string(params, "pattern"));
-    const auto cuts = line_cuts(data, size, threads);
-    std::vector<std::vector<std::uint64_t>> found(threads);
-    parallel_for(threads, [&](unsigned t) {
-      for (std::size_t at = cuts[t]; at < cuts[t + 1];) {
-        const void* nl = std::memchr(data + at, '\n', cuts[t + 1] - at);
-        const std::size_t end =
-            nl ? static_cast<std::size_t>(static_cast<const std::uint8_t*>(nl) - data)
-               : cuts[t + 1];
-        if (grep::backtracking_match(p, data + at, end - at)) found[t].push_back(at);
-        at = end + 1;
-      }
-    });
     auto out = std::make_unique<OffsetsOutput>();
-    for (const auto& f : found) out->offsets().insert(out->offsets().end(), f.begin(), f.end());
+    append_over_line_pieces(
+        data, size, threads,
+        [&](std::size_t begin, std::size_t stop, std::vector<std::uint64_t>& found) {
+          for (std::size_t at = begin; at < stop;) {
+            const void* nl = std::memchr(data + at, '\n', stop - at);
+            const std::size_t end =
+                nl ? static_cast<std::size_t>(static_cast<const std::uint8_t*>(nl) - data) : stop;
+            if (grep::backtracking_match(p, data + at, end - at)) found.push_back(at);
+            at = end + 1;
+          }
+        },
+        out->offsets());
     return out;  // pieces in order, each ascending: already sorted
   }
 

@@ -18,6 +18,8 @@
 #include <string_view>
 #include <vector>
 
+#include "harness/core/line_pieces.h"
+
 namespace harness::workloads::inverted_index {
 
 // A page starts at byte 0 and at every line that begins with this marker (the
@@ -47,6 +49,22 @@ void append_page_starts(const std::uint8_t* data, std::size_t size, std::size_t 
       starts.push_back(static_cast<Offset>(start));
     at = bang + 1;
   }
+}
+
+// Every page start of data[0, size), ascending: 0, then each line start that
+// begins with kPageMarker, found over `pieces` pieces of whole lines, each on
+// its own thread (the MapReduce app's side data, the CPU-MT baseline's page
+// numbers, S-L1's binary-searched page starts).
+template <class Offset>
+std::vector<Offset> page_starts(const std::uint8_t* data, std::size_t size, unsigned pieces = 0) {
+  std::vector<Offset> starts{0};
+  append_over_line_pieces(
+      data, size, pieces ? pieces : default_line_pieces(size),
+      [&](std::size_t begin, std::size_t end, std::vector<Offset>& part) {
+        append_page_starts(data, size, begin, end, part);
+      },
+      starts);
+  return starts;
 }
 
 // The href values of the anchors of one line (without its '\n'), in order.

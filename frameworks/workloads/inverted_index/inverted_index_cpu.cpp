@@ -1,7 +1,7 @@
 // Inverted Index on host threads, in two passes over pieces of whole lines
 // (line_cuts), one piece per thread:
-//  1. the page starts: each thread finds those of its piece
-//     (append_page_starts: memchr to every '!'), concatenated in order, so a
+//  1. the page starts: each thread finds those of its piece (page_starts,
+//     html_links.h: memchr to every '!'), concatenated in order, so a
 //     page has a number (its index) and a piece knows the page it starts in;
 //  2. the links (group_by_key.h): each thread memchr's to the next '<', then
 //     to the end of its line, and reads the line's links from that '<'
@@ -41,19 +41,6 @@ const std::uint8_t* find(const std::uint8_t* from, const std::uint8_t* end, std:
   return static_cast<const std::uint8_t*>(std::memchr(from, byte, end - from));
 }
 
-// The page starts of data[0, size): 0, then those the threads find in their
-// pieces.
-PageStarts find_page_starts(const std::uint8_t* data, std::size_t size,
-                            const std::vector<std::size_t>& cuts) {
-  const auto pieces = static_cast<unsigned>(cuts.size() - 1);
-  std::vector<PageStarts> found(pieces);
-  parallel_for(pieces,
-               [&](unsigned t) { append_page_starts(data, size, cuts[t], cuts[t + 1], found[t]); });
-  PageStarts starts{0};
-  for (const PageStarts& part : found) starts.insert(starts.end(), part.begin(), part.end());
-  return starts;
-}
-
 // The links of the whole lines of data[begin, end), each with the number of
 // its page.
 void scan_lines(const std::uint8_t* data, std::size_t begin, std::size_t end,
@@ -91,7 +78,8 @@ constexpr std::size_t kBytesPerLinkGuess = 128;
 std::unique_ptr<Output> index_links(const std::uint8_t* data, std::size_t size, unsigned threads) {
   const auto cuts = line_cuts(data, size, threads);
   LinkKeys keys;
-  keys.page_starts = std::make_shared<const PageStarts>(find_page_starts(data, size, cuts));
+  keys.page_starts =
+      std::make_shared<const PageStarts>(page_starts<std::uint64_t>(data, size, threads));
   const PageStarts& starts = *keys.page_starts;
   return group_by_key::group_in_parallel(
       keys, threads, size / kBytesPerLinkGuess,

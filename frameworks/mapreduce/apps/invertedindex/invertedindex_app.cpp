@@ -18,8 +18,8 @@ const DialectFacts& invertedindex_dialect_facts();  // invertedindex_facts.cpp
 
 namespace {
 
-using workloads::inverted_index::append_page_starts;
 using workloads::inverted_index::LineLinks;
+using workloads::inverted_index::page_starts;
 using workloads::inverted_index::starts_page;
 
 class InvertedIndex final : public MapReduceApp {
@@ -49,13 +49,7 @@ class InvertedIndex final : public MapReduceApp {
   std::vector<std::uint8_t> side_data(const Params&, const std::uint8_t* data,
                                       std::size_t size) const override {
     check_input_size(*this, size);
-    std::vector<std::uint32_t> starts{0};
-    append_over_line_pieces(
-        data, size,
-        [&](std::size_t begin, std::size_t end, std::vector<std::uint32_t>& part) {
-          append_page_starts(data, size, begin, end, part);
-        },
-        starts);
+    const std::vector<std::uint32_t> starts = page_starts<std::uint32_t>(data, size);
     std::vector<std::uint8_t> out(starts.size() * 4);
     std::memcpy(out.data(), starts.data(), out.size());
     return out;
