@@ -1,4 +1,5 @@
-// netflix's CPU-MT implementation: a radix-partitioned hash aggregation.
+// netflix's CPU-MT implementation: a radix-partitioned hash aggregation
+// (radix_aggregate.h, shared with key-counts).
 //  1. Each thread scans its own contiguous range of records and appends one
 //     tally per record (pair, similarity term, 1 movie) to its buffer of the
 //     pair's hash partition (the top bits of a 64-bit mix of the pair key).

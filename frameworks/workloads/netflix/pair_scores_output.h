@@ -4,17 +4,15 @@
 // order is numeric order) but held as 16-byte numeric rows: at the paper's
 // sizes there are about 10^8 pairs, too many to turn into string keys.
 // A run writes its rows into the output's storage in pieces (its hash
-// partitions), each in any order; finish() gathers and sorts them, untimed.
+// partitions), each in any order; finish() gathers and sorts them, untimed
+// (keyed_rows_output.h).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
-#include <span>
-#include <vector>
+#include <string>
 
-#include "frameworks/workloads/workload.h"
-#include "harness/core/huge_page_array.h"
+#include "frameworks/workloads/keyed_rows_output.h"
 
 namespace harness::workloads::netflix {
 
@@ -26,25 +24,32 @@ struct PairTally {
   std::uint32_t movies;     // the pair's records
 };
 
-class PairScoresOutput final : public Output {
- public:
-  // Uninitialized room for up to `capacity` rows, replacing any earlier.
-  PairTally* storage(std::size_t capacity);
-  // Rows [first, first + count) of the storage hold rows of the answer.
-  void add_piece(const PairTally* first, std::size_t count);
-  // After finish(): every pair once, ascending.
-  const std::vector<PairTally>& rows() const { return rows_; }
-
-  void finish() override;
-  std::string compare_with(const Output& expected, const ValidationPolicy& policy) const override;
-  void dump(std::ostream& out) const override;
-  std::uint64_t items() const override;
-
- private:
-  HugePageArray<PairTally> storage_;
-  std::vector<std::span<const PairTally>> pieces_;
-  std::vector<PairTally> rows_;
-  bool finished_ = false;
+// PairTally rows as KeyedRowsOutput reads them.
+struct PairScoresRows {
+  using Row = PairTally;
+  static constexpr const char* kApp = "netflix";
+  static constexpr const char* kWhat = "pair scores";
+  static constexpr const char* kKey = "pair";
+  static constexpr const char* kKeys = "pairs";
+  static std::uint64_t key(const PairTally& row) { return row.pair; }
+  static std::string key_name(std::uint64_t pair);  // "0000000001:0000000002"
+  static bool same_values(const PairTally& a, const PairTally& b) {
+    return a.similarity == b.similarity && a.movies == b.movies;
+  }
+  static std::string values(const PairTally& row);  // "similarity movies"
+  static void append_line(std::string& text, const PairTally& row);
 };
+
+}  // namespace harness::workloads::netflix
+
+namespace harness::workloads {
+extern template class KeyedRowsOutput<netflix::PairScoresRows>;
+}  // namespace harness::workloads
+
+namespace harness::workloads::netflix {
+
+// storage(capacity) and add_piece(first, count) as a run fills it; rows()
+// after finish(): every pair once, ascending.
+class PairScoresOutput final : public KeyedRowsOutput<PairScoresRows> {};
 
 }  // namespace harness::workloads::netflix
