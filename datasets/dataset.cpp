@@ -23,6 +23,7 @@
 #include "datasets/dna_fragments.h"
 #include "datasets/geo_articles.h"
 #include "datasets/html_zipf.h"
+#include "datasets/keys_u64.h"
 #include "datasets/kv_pairs.h"
 #include "datasets/netflix_pairs.h"
 #include "datasets/npy_generators.h"
@@ -50,7 +51,7 @@ const std::vector<const Generator*>& generators() {
         &weblog_generator(),        &strops_generator(),           &transactions_generator(),
         &particles_generator(),     &netflix_pairs_generator(),    &tweets_generator(),
         &dna_fragments_generator(), &patent_citations_generator(), &geo_articles_generator(),
-        &kv_pairs_generator(),
+        &kv_pairs_generator(),      &keys_u64_generator(),
     };
     std::sort(list.begin(), list.end(),
               [](const Generator* a, const Generator* b) { return a->name() < b->name(); });
