@@ -21,5 +21,6 @@ const Workload& word_count_workload();
 const Workload& page_view_count_workload();
 const Workload& inverted_index_workload();
 const Workload& matrix_multiply_workload();
+const Workload& key_counts_workload();
 
 }  // namespace harness::workloads
