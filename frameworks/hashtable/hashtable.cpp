@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "frameworks/hashtable/mapcg_point.h"
+#include "frameworks/hashtable/open_addressing_point.h"
 #include "frameworks/hashtable/sepo_point.h"
 #include "harness/core/errors.h"
 #include "harness/core/parallel.h"
@@ -80,8 +81,8 @@ std::uint64_t walk_buckets_parallel(
 }
 
 const std::vector<std::string>& combining_apps() {
-  static const std::vector<std::string> apps = {"netflix", "dna-assembly", "kv-pairs", "word-count",
-                                                "page-view-count"};
+  static const std::vector<std::string> apps = {"netflix",    "dna-assembly",    "kv-pairs",
+                                                "word-count", "page-view-count", "key-counts"};
   return apps;
 }
 
@@ -217,6 +218,7 @@ void register_family() {
       "the table, counting pages in and dirty pages out, timed at the pinned copy rates measured "
       "by the point (counters paging_*)");
   register_mapcg();
+  register_open_addressing();
 }
 
 }  // namespace harness::hashtable

@@ -15,8 +15,9 @@ namespace harness::hashtable {
 // Registers hashtable/basic, hashtable/multi-valued and hashtable/combining
 // (the SePo table), and basic-pinned, multi-valued-pinned and
 // combining-pinned (its heap in pinned host memory, figure 6.11),
-// combining-paging-bound (table 6.3) and mapcg (MapCG's global hash table on
-// the same apps, table 6.2's baseline: mapcg_point.h).
+// combining-paging-bound (table 6.3), mapcg (MapCG's global hash table on
+// the same apps, table 6.2's baseline: mapcg_point.h) and open-addressing
+// (today's open-addressing design, SePo-capable: open_addressing_point.h).
 void register_family();
 
 // The thesis' three bucket organizations (section 6.3.2).

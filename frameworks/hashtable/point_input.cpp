@@ -12,7 +12,7 @@ namespace harness::hashtable {
 const SepoApp& app_for(const std::string& app) {
   for (const SepoApp* a :
        {&netflix_app(), &dna_assembly_app(), &patent_citation_app(), &geo_location_app(),
-        &kv_pairs_app(), &word_count_app(), &page_view_count_app()})
+        &kv_pairs_app(), &word_count_app(), &page_view_count_app(), &key_counts_app()})
     if (a->name() == app) return *a;
   throw UsageError("hashtable: no SePo binding for the app " + app);
 }

@@ -68,5 +68,6 @@ const SepoApp& geo_location_app();
 const SepoApp& kv_pairs_app();
 const SepoApp& word_count_app();
 const SepoApp& page_view_count_app();
+const SepoApp& key_counts_app();
 
 }  // namespace harness::hashtable

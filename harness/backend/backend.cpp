@@ -122,6 +122,13 @@ std::uint64_t Device::memory_available() {
   return room;
 }
 
+bool has_warp_vote(const DeviceInfo& info) {
+  // The dialect detects NVIDIA's OpenCL by its extensions; its vendor string
+  // says the same to the host.
+  return info.kind == Kind::cuda ||
+         (info.kind == Kind::opencl && info.vendor.find("NVIDIA") != std::string::npos);
+}
+
 void require_zero_copy(const DeviceInfo& info) {
   if (info.zero_copy_host_memory) return;
   std::string why;

@@ -553,6 +553,10 @@ void check_host_range(const HostBuffer& host, std::size_t offset, std::size_t by
 // whose mapped data must never be copied to the device (larger than it).
 void require_zero_copy(const DeviceInfo& info);
 
+// Whether kernels on the device have the dialect's warp vote and shuffle
+// (HARNESS_HAS_WARP_VOTE: CUDA, and NVIDIA's OpenCL through inline PTX).
+bool has_warp_vote(const DeviceInfo& info);
+
 // Devices of one backend that this machine has (empty when none; `why_none`
 // says why, e.g. "no CUDA driver").
 std::vector<DeviceInfo> list_devices(Kind kind, std::string* why_none = nullptr);

@@ -7,7 +7,8 @@
 // Ceilings that need kernels (DRAM, L2 and shared-memory read bandwidth,
 // atomic throughput) come from probes that a family registers
 // (register_ceiling_probe; the memory family of micro/memory registers
-// dram_read, l2_read, shared_read, atomic_add_same and atomic_add_distinct).
+// dram_read, l2_read, shared_read, atomic_add_same, atomic_add_distinct and
+// atomic_cas_random).
 #pragma once
 
 #include <functional>

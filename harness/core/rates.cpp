@@ -18,6 +18,7 @@ const std::map<std::string, std::vector<std::string>>& byte_ceilings() {
 const std::map<std::string, std::vector<std::string>>& item_ceilings() {
   static const std::map<std::string, std::vector<std::string>> m = {
       {"atomics", {"atomic_add_distinct"}},
+      {"inserts", {"atomic_cas_random"}},
   };
   return m;
 }

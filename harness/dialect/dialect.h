@@ -65,9 +65,31 @@ typedef long i64;
  * read through volatile pointers or atomics: a plain load may be served from
  * a non-coherent per-SM cache. */
 #if defined(cl_nv_pragma_unroll) || defined(cl_nv_device_attribute_query)
+#define HARNESS_NVIDIA_OPENCL 1
 #define FENCE_DEVICE() __asm__ __volatile__("membar.gl;" ::: "memory")
 #else
 #define FENCE_DEVICE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
+/* Warp vote and shuffle (see the CUDA section): NVIDIA's OpenCL through the
+ * PTX that CUDA's __ballot_sync and __shfl_sync emit. */
+#if defined(HARNESS_NVIDIA_OPENCL)
+#define HARNESS_HAS_WARP_VOTE 1
+static inline uint harness_warp_ballot(uint mask, uint predicate) {
+  uint r;
+  __asm__ __volatile__("{ .reg .pred p; setp.ne.u32 p, %1, 0; vote.sync.ballot.b32 %0, p, %2; }"
+                       : "=r"(r)
+                       : "r"(predicate), "r"(mask));
+  return r;
+}
+static inline uint harness_warp_shfl(uint mask, uint value, uint lane) {
+  uint r;
+  __asm__ __volatile__("shfl.sync.idx.b32 %0, %1, %2, 31, %3;"
+                       : "=r"(r)
+                       : "r"(value), "r"(lane), "r"(mask));
+  return r;
+}
+#define WARP_BALLOT(mask, predicate) harness_warp_ballot((mask), (predicate))
+#define WARP_SHFL_U32(mask, value, lane) harness_warp_shfl((mask), (value), (lane))
 #endif
 
 #define ATOMIC_ADD_U32(ptr, v) atomic_add((ptr), (v))
@@ -147,6 +169,14 @@ typedef long long i64;
 #define HARNESS_HAS_ATOMIC_U64 1
 #define ATOMIC_CAS_U64(ptr, cmp, v) atomicCAS((ptr), (cmp), (v))
 #define ATOMIC_XCHG_U64(ptr, v) atomicExch((ptr), (v))
+/* Warp vote and shuffle among the lanes of `mask`, every one of which must
+ * reach the call (HARNESS_HAS_WARP_VOTE: here and on NVIDIA's OpenCL; the
+ * host asks backend::has_warp_vote). WARP_BALLOT: bit i set where lane i's
+ * predicate is non-zero; WARP_SHFL_U32: lane `lane`'s value. A work-item's
+ * lane is LOCAL_ID % 32 in one-dimensional work-groups of a multiple of 32. */
+#define HARNESS_HAS_WARP_VOTE 1
+#define WARP_BALLOT(mask, predicate) __ballot_sync((mask), (predicate))
+#define WARP_SHFL_U32(mask, value, lane) __shfl_sync((mask), (u32)(value), (lane))
 #define POPCOUNT_U32(x) ((u32)__popc((u32)(x)))
 #define SQRT_F32(x) sqrtf((float)(x))
 #define F32_BITS(x) __float_as_uint((float)(x))

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <functional>
 #include <nlohmann/json.hpp>
 
@@ -173,6 +174,54 @@ nlohmann::json atomic_add(backend::Device& device, bool same) {
                            kReps));
 }
 
+// Random 8-byte compare-and-swaps of an empty slot (0) into a table of
+// 2^k slots of at least 8 x the L2 (`bytes` on a GPU), half of them taken at
+// the end, so most swaps succeed; checks that the slots taken are as many as
+// the swaps that succeeded.
+nlohmann::json atomic_cas_random(backend::Device& device, std::size_t bytes) {
+  const backend::DeviceInfo& info = device.info();
+  const std::uint32_t group = probe_group(info, 256);
+  const std::uint32_t groups = compute_units(info) * 4;
+  const std::uint64_t threads = std::uint64_t{groups} * group;
+  std::uint64_t want =
+      is_gpu(info) ? std::max<std::uint64_t>(bytes, 8 * info.l2_cache_bytes) : std::uint64_t{bytes};
+  want = std::min<std::uint64_t>(want, std::uint64_t{1} << 31);
+  if (info.max_allocation_bytes) want = std::min<std::uint64_t>(want, info.max_allocation_bytes);
+  const std::uint64_t slots = std::bit_floor(std::max<std::uint64_t>(want / 8, 1024));
+  const auto iters = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, slots / 2 / threads));
+  std::shared_ptr<backend::Program> program = device.build(portable_program());
+  backend::Kernel k = program->kernel("memory_atomic_cas_random");
+  backend::Buffer table = device.allocate(slots * 8);
+  backend::Buffer won = device.allocate(threads * 4);
+  const double ms = median_ms(
+      device,
+      [&](backend::Queue& q) {
+        q.launch(k, backend::LaunchShape{groups, group}, table,
+                 static_cast<std::uint32_t>(slots - 1), iters, won);
+      },
+      [&](backend::Queue& q) { q.fill_zero(table, 0, slots * 8); });
+  std::vector<std::uint32_t> wins(threads);
+  std::vector<std::uint64_t> keys(slots);
+  auto& q = device.queue();
+  q.read(wins.data(), won, 0, threads * 4);
+  q.read(keys.data(), table, 0, slots * 8);
+  q.finish();
+  q.take_spans();
+  std::uint64_t won_total = 0, taken = 0;
+  for (std::uint32_t w : wins) won_total += w;
+  for (std::uint64_t key : keys) taken += key != 0;
+  if (won_total != taken)
+    throw RunError(
+        fmt::format("random CAS: {} swaps succeeded but {} slots are taken", won_total, taken));
+  const double ops = static_cast<double>(threads) * iters;
+  return entry("atomic_cas_random", ops / 1e9 / (ms / 1e3), "G/s",
+               fmt::format("{} x {} work-items each swapping {} keys into random empty slots "
+                           "(64-bit CAS) of a {:.0f} MiB table ({:.0f}% full at the end), swaps / "
+                           "kernel time, median of {}",
+                           groups, group, iters, static_cast<double>(slots * 8) / 1048576.0,
+                           100.0 * static_cast<double>(taken) / static_cast<double>(slots), kReps));
+}
+
 }  // namespace
 
 void register_probes() {
@@ -186,6 +235,7 @@ void register_probes() {
                          [](backend::Device& d, std::size_t) { return atomic_add(d, true); });
   register_ceiling_probe("atomic_add_distinct",
                          [](backend::Device& d, std::size_t) { return atomic_add(d, false); });
+  register_ceiling_probe("atomic_cas_random", atomic_cas_random);
 }
 
 }  // namespace harness::memory

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""verdict_rules.ceilings: fraction_of_ceiling and ceiling_ratio."""
+"""verdict_rules.ceilings: fraction_of_ceiling, rate_at_least and ceiling_ratio."""
 
 import unittest
 
@@ -111,6 +111,43 @@ class CeilingRatioTest(unittest.TestCase):
         self.assertIn("dram_read 1900.0 / d2d_copy 2000.0 = 95.0%", vs[0].detail)
         self.assertEqual([v.verdict for v in VR.evaluate_documents([self.doc(1800.0)])], [VR.DOES_NOT_HOLD])
         self.assertEqual([v.verdict for v in VR.evaluate_documents([self.doc(None)])], [VR.NOT_RUN])
+
+
+AT_LEAST = {"kind": "rate_at_least", "candidate": {"framework": "reduction"}, "rate": "dram@reduce",
+            "at": "largest", "min_value": 1500}
+
+
+class RateAtLeastTest(unittest.TestCase):
+    # make_v2_point's rate is `fraction` x 2000 GB/s.
+    def test_holds_and_does_not_hold_on_the_value(self):
+        vs = evaluate_v2(AT_LEAST, [C.make_v2_point(axes=axes(64), fraction=0.85),
+                                    C.make_v2_point(axes=axes(256), fraction=0.9)])
+        self.assertEqual([v.verdict for v in vs], [VR.HOLDS])
+        self.assertIn("every value >= 1500", vs[0].detail)
+        self.assertIn("dram@reduce 1700.0 GB/s", vs[0].detail)
+        vs = evaluate_v2(AT_LEAST, [C.make_v2_point(axes=axes(64), fraction=0.55),
+                                    C.make_v2_point(axes=axes(256), fraction=0.9)])
+        self.assertEqual([v.verdict for v in vs], [VR.DOES_NOT_HOLD])
+        self.assertIn("needs >= 1500", vs[0].detail)
+        self.assertIn("1100.0 GB/s", vs[0].detail)
+        self.assertNotIn("1800.0", vs[0].detail)
+
+    def test_best_of_an_axis(self):
+        pts = [C.make_v2_point(axes=axes(64), fraction=0.55), C.make_v2_point(axes=axes(256), fraction=0.9)]
+        vs = evaluate_v2(dict(AT_LEAST, best_of="group_size"), pts)
+        self.assertEqual([v.verdict for v in vs], [VR.HOLDS])
+        self.assertIn("(best over group_size)", vs[0].detail)
+
+    def test_not_run_without_the_rate_and_bad_rule(self):
+        vs = evaluate_v2(AT_LEAST, [C.make_v2_point(fraction=None)])
+        self.assertEqual([v.verdict for v in vs], [VR.NOT_RUN])
+        self.assertIn("no rate 'dram@reduce'", vs[0].detail)
+        vs = evaluate_v2({"kind": "rate_at_least", "rate": "dram@reduce"}, [C.make_v2_point()])
+        self.assertTrue(vs[0].verdict.startswith("not evaluated (bad rate_at_least rule"))
+
+    def test_failed_validation_does_not_hold(self):
+        vs = evaluate_v2(AT_LEAST, [C.make_v2_point(fraction=0.95, validation="failed")])
+        self.assertEqual([v.verdict for v in vs], [VR.DOES_NOT_HOLD])
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
-"""Ceiling rules: a rate's fraction of its measured ceiling
-(fraction_of_ceiling), and one ceiling against another (ceiling_ratio)."""
+"""Rate rules: a rate's fraction of its measured ceiling
+(fraction_of_ceiling), a rate's absolute value (rate_at_least), and one
+ceiling against another (ceiling_ratio)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,61 @@ from results_doc import (as_number, axes_order, dataset_size, document_index, fi
 from .registry import rule
 from .selection import at_largest, at_option, file_unusable, place
 from .verdict import DOES_NOT_HOLD, HOLDS, NOT_RUN, Verdict, decide, skipped_verdicts, verdict_for, verdict_key
+
+
+def _rate_rule(spec: dict, points: list[dict], value_of, describe, threshold: float, fail_prefix: str,
+               hold_prefix: str, no_value: str) -> list[Verdict]:
+    """What fraction_of_ceiling and rate_at_least share: the candidate points
+    at the chosen sizes (best over an axis when asked), each measured by
+    value_of(rate) (None: the point is listed as missing `no_value`), judged
+    against `threshold`."""
+    cand_m = spec.get("candidate") or {}
+    name = spec.get("rate")
+    if not isinstance(name, str) or not name:
+        raise ValueError("'rate' (the name of a rate) is required")
+    at = at_option(spec)
+    best_of = spec.get("best_of")
+    if best_of is not None and (not isinstance(best_of, str) or not best_of):
+        raise ValueError("'best_of' must be an axis name")
+
+    all_cands = [p for p in points if matches(p, cand_m)]
+    if not all_cands:
+        return [verdict_for(None, NOT_RUN, f"no point matches the candidate {json.dumps(cand_m)}")]
+    out = []
+    for key, group in group_by_device(not_skipped(all_cands)).items():
+        chosen = at_largest(group) if at == "largest" else group
+        chosen.sort(key=lambda p: (series_name(p), str(p.get("app")), dataset_size(p), axes_order(p)))
+        found, invalid, missing = [], [], []  # found: (point, rate, value)
+        for p in chosen:
+            where = f"{series_name(p)} {place(p)}"
+            if file_unusable(p, where, invalid, missing):
+                continue
+            r = find_rate(p, name)
+            value = value_of(r) if r else None
+            if value is None:
+                missing.append(f"{where}: " + (f"no rate {name!r}" if r is None else f"rate {name!r} {no_value}"))
+                continue
+            found.append((p, r, value))
+        if best_of:
+            best: dict[str, tuple] = {}
+            for item in found:
+                line = line_key(item[0], best_of)
+                if line not in best or item[2] > best[line][2]:
+                    best[line] = item
+            found = [item for item in found if best[line_key(item[0], best_of)] is item]
+        measured, low = [], []
+        for p, r, value in found:
+            text = f"{series_name(p)} {place(p)}: {describe(name, r, value)}"
+            measured.append(text)
+            if value < threshold:
+                low.append(text)
+        best_note = f" (best over {best_of})" if best_of else ""
+        out.append(decide(key, invalid=invalid, measured=measured, failing=low, notes=missing,
+                          not_run=f"no validated point with rate {name!r}" + (
+                              " and a ceiling" if no_value == "has no measured ceiling" else ""),
+                          fail_prefix=f"{fail_prefix}{best_note}: ", hold_prefix=f"{hold_prefix}{best_note}: "))
+    out += skipped_verdicts(all_cands, {verdict_key(v) for v in out})
+    return out
 
 
 @rule("fraction_of_ceiling")
@@ -28,59 +84,41 @@ def fraction_of_ceiling(spec: dict, points: list[dict]) -> list[Verdict]:
     ceiling. Points that could not run, or lack the rate or its ceiling, are
     listed.
     """
-    cand_m = spec.get("candidate") or {}
-    name = spec.get("rate")
-    if not isinstance(name, str) or not name:
-        raise ValueError("'rate' (the name of a rate) is required")
-    at = at_option(spec)
     min_fraction = float(spec.get("min_fraction", 0.8))
-    best_of = spec.get("best_of")
-    if best_of is not None and (not isinstance(best_of, str) or not best_of):
-        raise ValueError("'best_of' must be an axis name")
 
-    all_cands = [p for p in points if matches(p, cand_m)]
-    if not all_cands:
-        return [verdict_for(None, NOT_RUN, f"no point matches the candidate {json.dumps(cand_m)}")]
-    out = []
-    for key, group in group_by_device(not_skipped(all_cands)).items():
-        chosen = at_largest(group) if at == "largest" else group
-        chosen.sort(key=lambda p: (series_name(p), str(p.get("app")), dataset_size(p), axes_order(p)))
-        found, invalid, missing = [], [], []  # found: (point, rate, fraction)
-        for p in chosen:
-            where = f"{series_name(p)} {place(p)}"
-            if file_unusable(p, where, invalid, missing):
-                continue
-            r = find_rate(p, name)
-            frac = rate_fraction(r) if r else None
-            if frac is None:
-                missing.append(f"{where}: " + (f"no rate {name!r}" if r is None
-                                               else f"rate {name!r} has no measured ceiling"))
-                continue
-            found.append((p, r, frac))
-        if best_of:
-            best: dict[str, tuple] = {}
-            for item in found:
-                line = line_key(item[0], best_of)
-                if line not in best or item[2] > best[line][2]:
-                    best[line] = item
-            found = [item for item in found if best[line_key(item[0], best_of)] is item]
-        measured, low = [], []
-        for p, r, frac in found:
-            unit = r.get("unit", "")
-            cv = as_number(r.get("ceiling_value"))
-            text = (f"{series_name(p)} {place(p)}: {name} {fmt_num(as_number(r.get('value')))} {unit} = "
-                    f"{100 * frac:.1f}% of {r.get('ceiling') or 'its ceiling'}"
-                    + (f" ({fmt_num(cv)} {unit})" if cv is not None else ""))
-            measured.append(text)
-            if frac < min_fraction:
-                low.append(text)
-        best_note = f" (best over {best_of})" if best_of else ""
-        out.append(decide(key, invalid=invalid, measured=measured, failing=low, notes=missing,
-                          not_run=f"no validated point with rate {name!r} and a ceiling",
-                          fail_prefix=f"needs >= {100 * min_fraction:.1f}% of the ceiling{best_note}: ",
-                          hold_prefix=f"every fraction >= {100 * min_fraction:.1f}%{best_note}: "))
-    out += skipped_verdicts(all_cands, {verdict_key(v) for v in out})
-    return out
+    def describe(name: str, r: dict, frac: float) -> str:
+        unit = r.get("unit", "")
+        cv = as_number(r.get("ceiling_value"))
+        return (f"{name} {fmt_num(as_number(r.get('value')))} {unit} = {100 * frac:.1f}% of "
+                f"{r.get('ceiling') or 'its ceiling'}" + (f" ({fmt_num(cv)} {unit})" if cv is not None else ""))
+
+    return _rate_rule(spec, points, rate_fraction, describe, min_fraction,
+                      f"needs >= {100 * min_fraction:.1f}% of the ceiling",
+                      f"every fraction >= {100 * min_fraction:.1f}%", "has no measured ceiling")
+
+
+@rule("rate_at_least")
+def rate_at_least(spec: dict, points: list[dict]) -> list[Verdict]:
+    """A rate reaches an absolute value in its own unit (G/s, GB/s), per
+    candidate device: a goal stated as a number rather than a share of a
+    ceiling (e.g. keys inserted per second end to end).
+
+    spec: {"candidate": matcher, "rate": "<rate name>", "min_value": 1.0,
+    "at": "largest" | "all", "best_of": "<axis>" (optional)}, points chosen as
+    in fraction_of_ceiling. Holds if every validated point counted has the
+    rate and its value >= min_value; does not hold if one is lower or a
+    candidate point failed validation; not run if no validated point has the
+    rate."""
+    if "min_value" not in spec:
+        raise ValueError("'min_value' (the rate's least value, in its unit) is required")
+    min_value = float(spec["min_value"])
+
+    def describe(name: str, r: dict, value: float) -> str:
+        return f"{name} {fmt_num(value)} {r.get('unit', '')}"
+
+    return _rate_rule(spec, points, lambda r: as_number(r.get("value")), describe, min_value,
+                      f"needs >= {fmt_num(min_value)}", f"every value >= {fmt_num(min_value)}",
+                      "has no value")
 
 
 @rule("ceiling_ratio")

@@ -363,7 +363,8 @@ TEST(MemoryProbes, CeilingProbesReturnPositiveNumbers) {
   register_all();
   const std::vector<std::string> names = ceiling_probe_names();
   for (const char* want :
-       {"dram_read", "l2_read", "shared_read", "atomic_add_same", "atomic_add_distinct"})
+       {"dram_read", "l2_read", "shared_read", "atomic_add_same", "atomic_add_distinct",
+        "atomic_cas_random"})
     EXPECT_NE(std::find(names.begin(), names.end(), want), names.end()) << want;
   int measured = 0;
   for (Kind kind : kinds_with_devices()) {
@@ -381,7 +382,7 @@ TEST(MemoryProbes, CeilingProbesReturnPositiveNumbers) {
       EXPECT_EQ(c["unit"], c["name"].get<std::string>().rfind("atomic", 0) == 0 ? "G/s" : "GB/s");
     }
     for (const char* name : {"d2d_copy", "d2h_pageable", "dram_read", "l2_read", "shared_read",
-                             "atomic_add_same", "atomic_add_distinct"}) {
+                             "atomic_add_same", "atomic_add_distinct", "atomic_cas_random"}) {
       ASSERT_TRUE(value.count(name)) << name << " in " << ceilings.dump();
       EXPECT_TRUE(std::isfinite(value[name]) && value[name] > 0) << name;
       ++measured;

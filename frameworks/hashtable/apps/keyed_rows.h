@@ -1,0 +1,62 @@
+// The walk of the combining apps whose answer is one numeric row per 64-bit
+// key (netflix's user pairs, key-counts' keys). A key inserted in several
+// SePo iterations has an entry in each, all in its bucket's chain: each
+// worker walks a range of buckets, turns a chain's entries into rows, sorts
+// them by key and adds up each key's rows there (the table's own combine),
+// so its rows are distinct keys; they are then copied into the output's
+// storage in parallel (its finish() sorts them, untimed).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "frameworks/hashtable/sepo_app.h"
+#include "harness/core/parallel.h"
+
+namespace harness::hashtable {
+
+// Output: storage(n) -> Row*, add_piece(const Row*, n). row_of(HostEntry)
+// -> Row; key_of(Row) -> u64; add(Row& into, const Row& more).
+template <class Output, class RowOf, class KeyOf, class Add>
+std::unique_ptr<workloads::Output> collect_keyed_rows(std::span<const std::uint64_t> heads,
+                                                      Organization org, std::uint64_t& entries,
+                                                      RowOf row_of, KeyOf key_of, Add add) {
+  using Row = decltype(row_of(std::declval<const HostEntry&>()));
+  const unsigned workers = workers_for(heads.size(), 0, 16384);
+  std::vector<std::vector<Row>> rows(workers);
+  entries = walk_buckets_parallel(
+      heads, workers,
+      [&](unsigned w, std::span<const HostEntry> chain) {
+        std::vector<Row>& out = rows[w];
+        const auto first = static_cast<std::ptrdiff_t>(out.size());
+        for (const HostEntry& e : chain) out.push_back(row_of(e));
+        const auto begin = out.begin() + first;
+        std::sort(begin, out.end(),
+                  [&](const Row& a, const Row& b) { return key_of(a) < key_of(b); });
+        auto kept = begin;
+        for (auto it = begin + 1; it < out.end(); ++it) {
+          if (key_of(*it) == key_of(*kept))
+            add(*kept, *it);
+          else
+            *++kept = *it;
+        }
+        out.erase(kept + 1, out.end());
+      },
+      org);
+  auto out = std::make_unique<Output>();
+  std::vector<std::size_t> offsets(workers + 1, 0);
+  for (unsigned w = 0; w < workers; ++w) offsets[w + 1] = offsets[w] + rows[w].size();
+  Row* storage = out->storage(offsets[workers]);
+  parallel_for(workers, [&](unsigned w) {
+    std::copy(rows[w].begin(), rows[w].end(), storage + offsets[w]);
+    std::vector<Row>().swap(rows[w]);
+  });
+  out->add_piece(storage, offsets[workers]);
+  return out;
+}
+
+}  // namespace harness::hashtable
