@@ -22,9 +22,9 @@ namespace {
 
 std::string keys_input(const std::string& distribution, std::uint64_t bytes,
                        std::uint64_t seed = 42, std::uint64_t candidates = 1000) {
-  const auto g =
-      datasets::find_generator("keys-u64")
-          .with_params({{"distribution", distribution}, {"keys", std::to_string(candidates)}});
+  const datasets::Generator& keys = datasets::find_generator("keys-u64");
+  const auto g = keys.with_params(datasets::dataset_params(
+      keys, {{"distribution", distribution}, {"keys", std::to_string(candidates)}}));
   std::ostringstream out;
   g->generate(bytes, seed, out);
   return std::move(out).str();

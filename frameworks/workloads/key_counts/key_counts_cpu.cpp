@@ -29,17 +29,18 @@ class CountTable {
     resize(std::bit_ceil(std::max<std::size_t>(16, keys + keys / 2)));
   }
 
-  void add(std::uint64_t key, std::uint64_t hash) {
+  void add(const Item& item, std::uint64_t hash) {
+    const std::uint64_t key = key_of(item);
     for (std::size_t i = hash & mask_;; i = (i + 1) & mask_) {
       KeyCount& slot = slots_[i];
       if (slot.count == 0) {
-        slot = KeyCount{key, 1};
+        slot = KeyCount{key, count_of(item)};
         filled_.push_back(i);
         if (3 * filled_.size() > 2 * (mask_ + 1)) grow();
         return;
       }
       if (slot.key == key) {
-        ++slot.count;
+        slot.count += count_of(item);
         return;
       }
     }
@@ -72,7 +73,7 @@ class CountTable {
     drain_into(rows.data());
     resize(2 * (mask_ + 1));
     for (const KeyCount& row : rows) {
-      std::size_t i = hash(row.key) & mask_;
+      std::size_t i = radix::mix64(row.key) & mask_;
       while (slots_[i].count != 0) i = (i + 1) & mask_;
       slots_[i] = row;
       filled_.push_back(i);
@@ -91,10 +92,23 @@ void count_keys_parallel(const std::uint64_t* keys, std::size_t count, unsigned 
   const auto cuts = even_cuts(count, threads);
   std::vector<std::size_t> bound(threads);
   for (unsigned t = 0; t < threads; ++t) bound[t] = cuts[t + 1] - cuts[t];
-  radix::aggregate<CountTable>(
+  radix::aggregate<CountTable<std::uint64_t>>(
       bound,
       [&](unsigned t, const auto& emit) {
         for (std::size_t i = cuts[t]; i < cuts[t + 1]; ++i) emit(keys[i]);
+      },
+      out);
+}
+
+void add_key_counts_parallel(const KeyCount* rows, std::size_t count, unsigned threads,
+                             KeyCountsOutput& out) {
+  const auto cuts = even_cuts(count, threads);
+  std::vector<std::size_t> bound(threads);
+  for (unsigned t = 0; t < threads; ++t) bound[t] = cuts[t + 1] - cuts[t];
+  radix::aggregate<CountTable<KeyCount>>(
+      bound,
+      [&](unsigned t, const auto& emit) {
+        for (std::size_t i = cuts[t]; i < cuts[t + 1]; ++i) emit(rows[i]);
       },
       out);
 }
