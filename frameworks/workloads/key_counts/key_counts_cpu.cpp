@@ -16,12 +16,18 @@ namespace {
 // size of a partition of distinct keys and doubles when it fills, so a
 // skewed partition (a Zipf input's top keys: many items, few keys) gets a
 // small table. It lists the slots it fills, so growing, handing the rows over
-// and emptying the table cost the rows, not the slots.
+// and emptying the table cost the rows, not the slots. An item is a key
+// (counted once) or a row (its count added: the rows of several tables merged).
+template <class ItemType>
 class CountTable {
  public:
-  using Item = std::uint64_t;  // a key
+  using Item = ItemType;
   using Row = KeyCount;
-  static std::uint64_t hash(std::uint64_t key) { return radix::mix64(key); }
+  static std::uint64_t key_of(std::uint64_t key) { return key; }
+  static std::uint64_t key_of(const KeyCount& row) { return row.key; }
+  static std::uint64_t count_of(std::uint64_t) { return 1; }
+  static std::uint64_t count_of(const KeyCount& row) { return row.count; }
+  static std::uint64_t hash(const Item& item) { return radix::mix64(key_of(item)); }
 
   // Sizes the table, empty, for a partition of `keys` keys.
   void prepare(std::size_t keys) {
