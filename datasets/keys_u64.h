@@ -34,6 +34,7 @@
 #include <ostream>
 
 #include "datasets/dataset.h"
+#include "harness/core/mix64.h"
 
 namespace harness::datasets {
 
@@ -53,14 +54,7 @@ struct KeysU64Shape {
 };
 
 // MurmurHash3's 64-bit finalizer: a bijection of the 64-bit words.
-inline std::uint64_t fmix64(std::uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xFF51AFD7ED558CCDULL;
-  x ^= x >> 33;
-  x *= 0xC4CEB9FE1A85EC53ULL;
-  x ^= x >> 33;
-  return x;
-}
+inline std::uint64_t fmix64(std::uint64_t x) { return harness::mix64(x); }
 
 // The key of distinct's key i and of candidate i of uniform and zipf, for
 // `seed`.

@@ -14,6 +14,8 @@ import sys
 
 import numpy as np
 
+from dump_compare import compare_dump
+
 HEADER = 16
 
 
@@ -42,14 +44,9 @@ def main() -> int:
         return 1
     distinct, counts = np.unique(keys, return_counts=True)  # sorted as unsigned
     expected = [f"{k:016x}\t{c}" for k, c in zip(distinct.tolist(), counts.tolist())]
-    with open(sys.argv[2], "rb") as f:
-        got = f.read().decode().splitlines()
-    for line, (want, have) in enumerate(zip(expected, got), start=1):
-        if want != have:
-            print(f"MISMATCH at dump line {line}: {have!r} (expected {want!r})")
-            return 1
-    if len(got) != len(expected):
-        print(f"MISMATCH: {len(got)} dump lines (expected {len(expected)} keys)")
+    mismatch = compare_dump(expected, sys.argv[2], "keys")
+    if mismatch:
+        print(mismatch)
         return 1
     print(f"identical: {len(expected)} distinct keys from {len(keys)} keys")
     return 0

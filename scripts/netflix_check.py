@@ -14,6 +14,8 @@ usage: netflix_check.py INPUT DUMP   (exit 0 when identical)"""
 import struct
 import sys
 
+from dump_compare import compare_dump
+
 
 def main() -> int:
     if len(sys.argv) != 3:
@@ -34,14 +36,9 @@ def main() -> int:
         tally[0] += (ra - 3) * (rb - 3)
         tally[1] += 1
     expected = [f"{a:010}:{b:010}\t{s}\t{n}" for (a, b), (s, n) in sorted(pairs.items())]
-    with open(sys.argv[2], "rb") as f:
-        got = f.read().decode().splitlines()
-    for line, (want, have) in enumerate(zip(expected, got), start=1):
-        if want != have:
-            print(f"MISMATCH at dump line {line}: {have!r} (expected {want!r})")
-            return 1
-    if len(got) != len(expected):
-        print(f"MISMATCH: {len(got)} dump lines (expected {len(expected)} pairs)")
+    mismatch = compare_dump(expected, sys.argv[2], "pairs")
+    if mismatch:
+        print(mismatch)
         return 1
     print(f"identical: {len(expected)} user pairs from {len(data) // 40} records")
     return 0

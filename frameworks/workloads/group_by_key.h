@@ -64,20 +64,12 @@
 #include <vector>
 
 #include "frameworks/workloads/outputs.h"
+#include "harness/core/mix64.h"
 #include "harness/core/parallel.h"
 
 namespace harness::workloads::group_by_key {
 
-// murmur3's 64-bit finalizer: every input bit reaches every output bit, so
-// the low bits can index a table and the high bits pick a partition.
-inline std::uint64_t mix64(std::uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xFF51AFD7ED558CCDULL;
-  x ^= x >> 33;
-  x *= 0xC4CEB9FE1A85EC53ULL;
-  x ^= x >> 33;
-  return x;
-}
+using harness::mix64;  // harness/core/mix64.h
 
 inline std::uint64_t load64(const std::uint8_t* p) {
   std::uint64_t word;

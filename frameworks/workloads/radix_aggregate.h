@@ -33,21 +33,14 @@
 #include <memory>
 #include <vector>
 
+#include "harness/core/cuts.h"
 #include "harness/core/huge_page_array.h"
+#include "harness/core/mix64.h"
 #include "harness/core/parallel.h"
 
 namespace harness::workloads::radix {
 
-// MurmurHash3's 64-bit finalizer: every key bit reaches the top bits (the
-// partition) and the low bits (the table slot).
-inline std::uint64_t mix64(std::uint64_t key) {
-  key ^= key >> 33;
-  key *= 0xff51afd7ed558ccdULL;
-  key ^= key >> 33;
-  key *= 0xc4ceb9fe1a85ec53ULL;
-  key ^= key >> 33;
-  return key;
-}
+using harness::mix64;  // harness/core/mix64.h: every key bit reaches the partition and the slot
 
 // Partitions of about this many items keep a partition's table (16 bytes a
 // slot, at most 2/3 full) within a core's L2 cache, up to the scatter's
@@ -167,6 +160,17 @@ void aggregate(const std::vector<std::size_t>& bound, const Scan& scan, Out& out
     }
   });
   for (unsigned p = 0; p < partitions; ++p) out.add_piece(rows + first_row[p], row_count[p]);
+}
+
+// aggregate() over items [0, count) cut into `threads` even ranges:
+// scan(lo, hi, emit) emits the items of [lo, hi) (at most hi - lo of them).
+template <class Table, class Out, class ScanRange>
+void aggregate_ranges(std::size_t count, unsigned threads, const ScanRange& scan, Out& out) {
+  const auto cuts = even_cuts(count, threads);
+  std::vector<std::size_t> bound(threads);
+  for (unsigned t = 0; t < threads; ++t) bound[t] = cuts[t + 1] - cuts[t];
+  aggregate<Table>(
+      bound, [&](unsigned t, const auto& emit) { scan(cuts[t], cuts[t + 1], emit); }, out);
 }
 
 }  // namespace harness::workloads::radix

@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "frameworks/workloads/radix_aggregate.h"
-#include "harness/core/cuts.h"
 #include "harness/core/huge_page_array.h"
 
 namespace harness::workloads::key_counts {
@@ -95,26 +94,20 @@ class CountTable {
 
 void count_keys_parallel(const std::uint64_t* keys, std::size_t count, unsigned threads,
                          KeyCountsOutput& out) {
-  const auto cuts = even_cuts(count, threads);
-  std::vector<std::size_t> bound(threads);
-  for (unsigned t = 0; t < threads; ++t) bound[t] = cuts[t + 1] - cuts[t];
-  radix::aggregate<CountTable<std::uint64_t>>(
-      bound,
-      [&](unsigned t, const auto& emit) {
-        for (std::size_t i = cuts[t]; i < cuts[t + 1]; ++i) emit(keys[i]);
+  radix::aggregate_ranges<CountTable<std::uint64_t>>(
+      count, threads,
+      [&](std::size_t lo, std::size_t hi, const auto& emit) {
+        for (std::size_t i = lo; i < hi; ++i) emit(keys[i]);
       },
       out);
 }
 
 void add_key_counts_parallel(const KeyCount* rows, std::size_t count, unsigned threads,
                              KeyCountsOutput& out) {
-  const auto cuts = even_cuts(count, threads);
-  std::vector<std::size_t> bound(threads);
-  for (unsigned t = 0; t < threads; ++t) bound[t] = cuts[t + 1] - cuts[t];
-  radix::aggregate<CountTable<KeyCount>>(
-      bound,
-      [&](unsigned t, const auto& emit) {
-        for (std::size_t i = cuts[t]; i < cuts[t + 1]; ++i) emit(rows[i]);
+  radix::aggregate_ranges<CountTable<KeyCount>>(
+      count, threads,
+      [&](std::size_t lo, std::size_t hi, const auto& emit) {
+        for (std::size_t i = lo; i < hi; ++i) emit(rows[i]);
       },
       out);
 }

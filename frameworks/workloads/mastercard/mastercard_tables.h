@@ -9,16 +9,11 @@
 #include <cstring>
 #include <vector>
 
+#include "harness/core/mix64.h"
+
 namespace harness::workloads::mastercard {
 
-// Murmur3's 64-bit finalizer: every input bit moves every output bit.
-inline std::uint64_t mix64(std::uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ULL;
-  return x ^ (x >> 33);
-}
+using harness::mix64;  // harness/core/mix64.h
 
 // Whether a[0, n) == b[0, n) (n <= 32, a merchant id): word by word, inline.
 inline bool same_bytes(const std::uint8_t* a, const std::uint8_t* b, std::size_t n) {

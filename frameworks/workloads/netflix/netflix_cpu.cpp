@@ -6,7 +6,6 @@
 
 #include "frameworks/workloads/netflix/netflix_format.h"
 #include "frameworks/workloads/radix_aggregate.h"
-#include "harness/core/cuts.h"
 #include "harness/core/huge_page_array.h"
 
 namespace harness::workloads::netflix {
@@ -71,13 +70,10 @@ class TallyTable {
 
 void tally_pairs_parallel(const std::uint8_t* data, std::size_t records, unsigned threads,
                           PairScoresOutput& out) {
-  const auto cuts = even_cuts(records, threads);
-  std::vector<std::size_t> bound(threads);
-  for (unsigned t = 0; t < threads; ++t) bound[t] = cuts[t + 1] - cuts[t];
-  radix::aggregate<TallyTable>(
-      bound,
-      [&](unsigned t, const auto& emit) {
-        for (std::size_t i = cuts[t]; i < cuts[t + 1]; ++i) {
+  radix::aggregate_ranges<TallyTable>(
+      records, threads,
+      [&](std::size_t lo, std::size_t hi, const auto& emit) {
+        for (std::size_t i = lo; i < hi; ++i) {
           const RatingPair r = load_rating_pair(data + i * kRecordBytes);
           emit(PairTally{pair_key(r.user_a, r.user_b), similarity_term(r.rating_a, r.rating_b), 1});
         }
@@ -89,16 +85,12 @@ void combine_slots_parallel(const std::vector<TallySlots>& tables, unsigned thre
                             PairScoresOutput& out) {
   std::vector<std::size_t> first(tables.size() + 1, 0);
   for (std::size_t i = 0; i < tables.size(); ++i) first[i + 1] = first[i] + tables[i].count;
-  const auto cuts = even_cuts(first.back(), threads);
-  std::vector<std::size_t> bound(threads);
-  for (unsigned t = 0; t < threads; ++t) bound[t] = cuts[t + 1] - cuts[t];
-  radix::aggregate<TallyTable>(
-      bound,
-      [&](unsigned t, const auto& emit) {
-        // Slots [cuts[t], cuts[t + 1]) of the tables laid end to end.
+  radix::aggregate_ranges<TallyTable>(
+      first.back(), threads,
+      [&](std::size_t from, std::size_t to, const auto& emit) {
+        // Slots [from, to) of the tables laid end to end.
         for (std::size_t i = 0; i < tables.size(); ++i) {
-          const std::size_t lo = std::max(cuts[t], first[i]),
-                            hi = std::min(cuts[t + 1], first[i + 1]);
+          const std::size_t lo = std::max(from, first[i]), hi = std::min(to, first[i + 1]);
           for (std::size_t s = lo; s < hi; ++s) {
             const PairTally& slot = tables[i].slots[s - first[i]];
             if (slot.pair != 0) emit(slot);

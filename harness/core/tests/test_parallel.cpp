@@ -1,16 +1,22 @@
 // harness/core/parallel.h: the ranges parallel_ranges hands out cover [0, n)
 // once, in as many workers as workers_for says, and it returns that count.
+// harness/core/parallel_sort.h: gather_sorted_by_key orders the rows of its
+// pieces as a plain sort does, whatever the keys' spread.
 #include <gtest/gtest.h>
 #include <sched.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <mutex>
+#include <random>
+#include <span>
 #include <thread>
 #include <utility>
 #include <vector>
 
 #include "harness/core/host_cores.h"
 #include "harness/core/parallel.h"
+#include "harness/core/parallel_sort.h"
 
 namespace harness {
 namespace {
@@ -69,6 +75,59 @@ TEST(Parallel, UsableCoresFollowTheAffinityMask) {
   pinned.join();
   EXPECT_EQ(pinned_cores, 1u);
   EXPECT_EQ(pinned_workers, 1u);
+}
+
+struct KeyedRow {
+  std::uint64_t key;
+  std::uint64_t payload;
+};
+
+// Sorted by key, then payload: a unique order to compare an unstable sort with.
+std::vector<KeyedRow> canonical(std::vector<KeyedRow> rows) {
+  std::sort(rows.begin(), rows.end(), [](const KeyedRow& a, const KeyedRow& b) {
+    return a.key != b.key ? a.key < b.key : a.payload < b.payload;
+  });
+  return rows;
+}
+
+TEST(ParallelSort, GatherSortedByKeyOrdersEveryRowOfEveryPiece) {
+  std::mt19937_64 rng(7);
+  const auto make = [&](std::size_t n, auto key_of) {
+    std::vector<KeyedRow> v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = {key_of(), i};
+    return v;
+  };
+  const std::vector<std::pair<const char*, std::vector<KeyedRow>>> inputs = {
+      {"random 64-bit", make(300000, [&] { return rng(); })},
+      {"narrow, repeated", make(200000, [&] { return 1000 + rng() % 4000; })},
+      {"all equal", make(100000, [] { return std::uint64_t{42}; })},
+      {"extremes", make(150000,
+                        [&] {
+                          const std::uint64_t r = rng() % 3;
+                          return r == 0 ? 0 : (r == 1 ? ~std::uint64_t{0} : rng());
+                        })},
+      {"few", make(1000, [&] { return rng(); })},
+      {"none", {}},
+  };
+  for (const auto& [name, rows] : inputs) {
+    // Three pieces of uneven sizes (one empty), as a run's partitions.
+    const std::span<const KeyedRow> all(rows);
+    const std::size_t a = rows.size() / 7, b = rows.size() / 2;
+    const std::vector<std::span<const KeyedRow>> pieces = {all.subspan(0, a), all.subspan(a, 0),
+                                                           all.subspan(a, b - a), all.subspan(b)};
+    std::vector<KeyedRow> got = {{1, 2}};  // replaced
+    gather_sorted_by_key(pieces, got, [](const KeyedRow& r) { return r.key; });
+    ASSERT_EQ(got.size(), rows.size()) << name;
+    EXPECT_TRUE(std::is_sorted(got.begin(), got.end(), [](const KeyedRow& x, const KeyedRow& y) {
+      return x.key < y.key;
+    })) << name;
+    const std::vector<KeyedRow> want = canonical(rows), have = canonical(got);
+    EXPECT_TRUE(std::equal(want.begin(), want.end(), have.begin(),
+                           [](const KeyedRow& x, const KeyedRow& y) {
+                             return x.key == y.key && x.payload == y.payload;
+                           }))
+        << name;
+  }
 }
 
 }  // namespace
