@@ -15,8 +15,8 @@ namespace harness {
 
 // The ceiling that bounds a memory level ("dram" -> "dram_read" when measured,
 // else "d2d_copy"; "h2d" -> "h2d_pinned"; ...) or an item kind ("atomics" ->
-// "atomic_add_distinct", "inserts" -> "atomic_cas_random"); empty when none applies. `measured` names the
-// ceilings present for the device.
+// "atomic_add_distinct", "inserts" -> "atomic_cas_random"); empty when none applies. `measured`
+// names the ceilings present for the device.
 std::string ceiling_for(const std::string& level_or_kind, bool is_bytes,
                         const std::map<std::string, double>& measured);
 

@@ -362,9 +362,8 @@ TEST_F(MemoryRun, CombinationsThatCannotRunAreSkippedWithTheirReasons) {
 TEST(MemoryProbes, CeilingProbesReturnPositiveNumbers) {
   register_all();
   const std::vector<std::string> names = ceiling_probe_names();
-  for (const char* want :
-       {"dram_read", "l2_read", "shared_read", "atomic_add_same", "atomic_add_distinct",
-        "atomic_cas_random"})
+  for (const char* want : {"dram_read", "l2_read", "shared_read", "atomic_add_same",
+                           "atomic_add_distinct", "atomic_cas_random"})
     EXPECT_NE(std::find(names.begin(), names.end(), want), names.end()) << want;
   int measured = 0;
   for (Kind kind : kinds_with_devices()) {
