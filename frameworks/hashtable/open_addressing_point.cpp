@@ -4,26 +4,25 @@
 // as the budget allows, in which case a region of the table that reaches the
 // load factor postpones its new keys (SePo) and the point runs iterations:
 // insert, copy the table's keys out (compacted on the device), clear it, run
-// the postponed records again. The answer is every iteration's rows, merged
-// on the host when a key was inserted in several (README.md "Open
+// the postponed records again. The answer is every iteration's rows, as
+// they are: a key is in one iteration's table only (README.md "Open
 // addressing").
 #include "frameworks/hashtable/open_addressing_point.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "frameworks/blocks/cuda_programs.h"
 #include "frameworks/hashtable/point_input.h"
-#include "frameworks/workloads/key_counts/key_counts_cpu.h"
 #include "frameworks/workloads/key_counts/key_counts_format.h"
 #include "frameworks/workloads/key_counts/key_counts_output.h"
 #include "frameworks/workloads/workload_point.h"
 #include "harness/core/errors.h"
-#include "harness/core/host_cores.h"
 #include "harness/core/sizes.h"
 #include "harness/core/stopwatch.h"
 
@@ -38,6 +37,7 @@ constexpr std::uint32_t kGroupSize = 256;
 // Shared with kernels/open_addressing.clh.
 constexpr std::uint64_t kRegionSlots = 1024;  // 2^OA_REGION_SHIFT
 constexpr std::uint64_t kEmptyKey = ~std::uint64_t{0};
+constexpr std::uint64_t kPostponedKey = ~std::uint64_t{1};
 constexpr std::uint32_t kNoLimit = 0xFFFF'FFFFu;
 constexpr std::uint64_t kSlotBytes = 16;
 // The compaction reads the table back in chunks of this many slots, so its
@@ -80,7 +80,7 @@ class OpenAddressingPoint final : public workloads::WorkloadPoint {
     // Beside the slots: the input, two bitmaps, the counters, a u32 a region
     // and the compaction's rows.
     const auto beside = [&](std::uint64_t slots) {
-      return input_bytes + 2 * bitmap_bytes + 16 + slots / kRegionSlots * 4 +
+      return input_bytes + 2 * bitmap_bytes + 20 + slots / kRegionSlots * 4 +
              std::min(slots, kCompactSlots) * 16;
     };
     const std::uint64_t available = device_.memory_available();
@@ -127,14 +127,14 @@ class OpenAddressingPoint final : public workloads::WorkloadPoint {
       table_ = device_.allocate(slots_ * kSlotBytes);
       regions_ = device_.allocate(std::max<std::uint64_t>(slots_ / kRegionSlots * 4, 4));
       for (backend::Buffer& b : pending_) b = device_.allocate(bitmap_bytes);
-      stats_ = device_.allocate(8);
+      stats_ = device_.allocate(12);
       total_ = device_.allocate(4);
       rows_ = device_.allocate(std::min(slots_, kCompactSlots) * 16);
       // The rows copied out land in pinned host memory (a row accounts for
-      // at least one record; one more for the key kEmptyKey), kept across
+      // at least one record), kept across
       // runs: pinning is slow, and fresh pageable memory would be paged in
       // by the copy itself.
-      const std::size_t staging_bytes = (records_ + 1) * sizeof(KeyCount);
+      const std::size_t staging_bytes = records_ * sizeof(KeyCount);
       if (staging_.size() < staging_bytes) {
         staging_ = backend::HostBuffer();
         staging_ = device_.allocate_host(staging_bytes, backend::HostMemory::pinned);
@@ -161,7 +161,8 @@ class OpenAddressingPoint final : public workloads::WorkloadPoint {
     q.end_span();
     auto out = std::make_unique<KeyCountsOutput>();
     auto* rows = reinterpret_cast<KeyCount*>(staging_.data());
-    std::uint64_t n = 0, empty_key_pairs = 0;
+    std::uint64_t n = 0;
+    std::array<std::uint64_t, 2> beside_pairs{};  // of kEmptyKey, kPostponedKey
     std::uint32_t iterations = 0, first_postponed = 0, in = 0;
     const auto records = static_cast<std::uint32_t>(records_);
     const auto slot_count = static_cast<std::uint32_t>(slots_);
@@ -172,16 +173,17 @@ class OpenAddressingPoint final : public workloads::WorkloadPoint {
       q.launch(clear_, grid(slots_), table_, slot_count);
       if (limit_ != kNoLimit) q.fill_zero(regions_, 0, regions_.size());
       q.fill_zero(pending_[1 - in], 0, pending_[1 - in].size());
-      q.fill_zero(stats_, 0, 8);
+      q.fill_zero(stats_, 0, 12);
       q.end_span();
       q.begin_span("insert");
       if (records)
         q.launch(insert_, insert_shape(), input_, records, table_, slot_count, regions_, limit_,
                  pending_[in], pending_[1 - in], iterations == 1 ? 1u : 0u, stats_);
       q.end_span();
-      std::uint32_t stats[2];
-      q.read(stats, stats_, 0, 8);
-      empty_key_pairs += stats[1];
+      std::uint32_t stats[3];
+      q.read(stats, stats_, 0, 12);
+      beside_pairs[0] += stats[1];
+      beside_pairs[1] += stats[2];
       q.begin_span("copy_out");
       const std::uint64_t got = copy_out(q, rows + n);
       q.end_span();
@@ -200,17 +202,13 @@ class OpenAddressingPoint final : public workloads::WorkloadPoint {
     }
     q.finish();
     const std::vector<backend::TimedSpan> spans = q.take_spans();
-    // A key inserted in several iterations has a row in each: their counts
-    // are added on the host's cores (key-counts' CPU-MT aggregation of rows).
-    // The output gathers its pieces when it is finished, untimed.
-    Stopwatch merge_clock;
-    if (iterations > 1)
-      workloads::key_counts::add_key_counts_parallel(rows, n, usable_cores(), *out);
-    else
-      out->add_piece(rows, n);
-    empty_key_row_ = KeyCount{kEmptyKey, empty_key_pairs};
-    if (empty_key_pairs) out->add_piece(&empty_key_row_, 1);
-    const double merge_ms = merge_clock.elapsed_ms();
+    // Every key's rows come from one iteration (a refused key marks its slot),
+    // so the iterations' rows are the answer as they are. The output gathers
+    // and checks them when it is finished, untimed.
+    out->add_piece(rows, n);
+    beside_rows_ = {KeyCount{kEmptyKey, beside_pairs[0]}, KeyCount{kPostponedKey, beside_pairs[1]}};
+    for (const KeyCount& row : beside_rows_)
+      if (row.count) out->add_piece(&row, 1);
     last_ = std::move(out);
     m.total_ms = clock.elapsed_ms();
     std::map<std::string, double> phase;
@@ -218,8 +216,7 @@ class OpenAddressingPoint final : public workloads::WorkloadPoint {
     m.phases = {{"copy_in", phase["copy_in"]},
                 {"reset", phase["reset"]},
                 {"insert", phase["insert"]},
-                {"copy_out", phase["copy_out"]},
-                {"merge", merge_ms}};
+                {"copy_out", phase["copy_out"]}};
     m.counters["iterations"] = iterations;
     m.counters["slots"] = static_cast<double>(slots_);
     m.counters["whole_slots"] = static_cast<double>(whole_slots_);
@@ -290,7 +287,7 @@ class OpenAddressingPoint final : public workloads::WorkloadPoint {
   bool in_core_ = true, local_ = false;
   backend::Buffer input_, table_, regions_, pending_[2], stats_, total_, rows_;
   backend::HostBuffer staging_;  // the rows copied out, pinned
-  KeyCount empty_key_row_{};
+  std::array<KeyCount, 2> beside_rows_{};  // the keys that mark slots, counted beside
   std::shared_ptr<backend::Program> program_;
   backend::Kernel insert_, clear_, compact_;
 };

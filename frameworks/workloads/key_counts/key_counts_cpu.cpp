@@ -15,18 +15,12 @@ namespace {
 // size of a partition of distinct keys and doubles when it fills, so a
 // skewed partition (a Zipf input's top keys: many items, few keys) gets a
 // small table. It lists the slots it fills, so growing, handing the rows over
-// and emptying the table cost the rows, not the slots. An item is a key
-// (counted once) or a row (its count added: the rows of several tables merged).
-template <class ItemType>
+// and emptying the table cost the rows, not the slots. An item is a key.
 class CountTable {
  public:
-  using Item = ItemType;
+  using Item = std::uint64_t;
   using Row = KeyCount;
-  static std::uint64_t key_of(std::uint64_t key) { return key; }
-  static std::uint64_t key_of(const KeyCount& row) { return row.key; }
-  static std::uint64_t count_of(std::uint64_t) { return 1; }
-  static std::uint64_t count_of(const KeyCount& row) { return row.count; }
-  static std::uint64_t hash(const Item& item) { return radix::mix64(key_of(item)); }
+  static std::uint64_t hash(const Item& key) { return radix::mix64(key); }
 
   // Sizes the table, empty, for a partition of `keys` keys.
   void prepare(std::size_t keys) {
@@ -34,18 +28,17 @@ class CountTable {
     resize(std::bit_ceil(std::max<std::size_t>(16, keys + keys / 2)));
   }
 
-  void add(const Item& item, std::uint64_t hash) {
-    const std::uint64_t key = key_of(item);
+  void add(const Item& key, std::uint64_t hash) {
     for (std::size_t i = hash & mask_;; i = (i + 1) & mask_) {
       KeyCount& slot = slots_[i];
       if (slot.count == 0) {
-        slot = KeyCount{key, count_of(item)};
+        slot = KeyCount{key, 1};
         filled_.push_back(i);
         if (3 * filled_.size() > 2 * (mask_ + 1)) grow();
         return;
       }
       if (slot.key == key) {
-        slot.count += count_of(item);
+        ++slot.count;
         return;
       }
     }
@@ -94,20 +87,10 @@ class CountTable {
 
 void count_keys_parallel(const std::uint64_t* keys, std::size_t count, unsigned threads,
                          KeyCountsOutput& out) {
-  radix::aggregate_ranges<CountTable<std::uint64_t>>(
+  radix::aggregate_ranges<CountTable>(
       count, threads,
       [&](std::size_t lo, std::size_t hi, const auto& emit) {
         for (std::size_t i = lo; i < hi; ++i) emit(keys[i]);
-      },
-      out);
-}
-
-void add_key_counts_parallel(const KeyCount* rows, std::size_t count, unsigned threads,
-                             KeyCountsOutput& out) {
-  radix::aggregate_ranges<CountTable<KeyCount>>(
-      count, threads,
-      [&](std::size_t lo, std::size_t hi, const auto& emit) {
-        for (std::size_t i = lo; i < hi; ++i) emit(rows[i]);
       },
       out);
 }

@@ -20,10 +20,4 @@ namespace harness::workloads::key_counts {
 void count_keys_parallel(const std::uint64_t* keys, std::size_t count, unsigned threads,
                          KeyCountsOutput& out);
 
-// Fills `out` with one row per distinct key of rows[0, count), its counts
-// added (the rows of several tables merged: a GPU table's SePo iterations),
-// in the same way.
-void add_key_counts_parallel(const KeyCount* rows, std::size_t count, unsigned threads,
-                             KeyCountsOutput& out);
-
 }  // namespace harness::workloads::key_counts
