@@ -286,7 +286,7 @@ class OpenAddressingPoint final : public workloads::WorkloadPoint {
   std::uint32_t tile_ = 1, load_percent_ = 50, limit_ = kNoLimit;
   bool in_core_ = true, local_ = false;
   backend::Buffer input_, table_, regions_, pending_[2], stats_, total_, rows_;
-  backend::HostBuffer staging_;  // the rows copied out, pinned
+  backend::HostBuffer staging_;            // the rows copied out, pinned
   std::array<KeyCount, 2> beside_rows_{};  // the keys that mark slots, counted beside
   std::shared_ptr<backend::Program> program_;
   backend::Kernel insert_, clear_, compact_;
