@@ -212,7 +212,7 @@ class MapcgPoint final : public workloads::WorkloadPoint {
   Work work() const override {
     Work w = input_work();
     w.items("records", records_, "insert")
-        .reads(level::h2d, ctx_.input_size, "copy_in", "h2d_pageable")
+        .reads(level::h2d, ctx_.input_size, "copy_in")
         .reads(level::dram, ctx_.input_size, "insert")
         .writes(level::d2h, copied_out_, "copy_out", "d2h_pageable");
     return w;

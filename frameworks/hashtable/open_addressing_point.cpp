@@ -236,9 +236,9 @@ class OpenAddressingPoint final : public workloads::WorkloadPoint {
     w.items("records", records_, "insert")
         .items("inserts", records_, "insert")
         .items("keys", records_)
-        .reads(level::h2d, ctx_.input_size, "copy_in", "h2d_pageable")
+        .reads(level::h2d, ctx_.input_size, "copy_in")
         .reads(level::dram, records_ * 8, "insert")
-        .writes(level::d2h, rows_copied_, "copy_out", "d2h_pageable");
+        .writes(level::d2h, rows_copied_, "copy_out", "d2h_pinned");  // into pinned staging
     return w;
   }
 

@@ -584,7 +584,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
   Work work() const override {
     Work w = input_work();
     w.items("records", records_, "insert")
-        .reads(level::h2d, ctx_.input_size, "copy_in", "h2d_pageable")
+        .reads(level::h2d, ctx_.input_size, "copy_in")
         .reads(level::dram, ctx_.input_size, "insert");
     if (pinned_)  // the entries, written over the link as they are inserted
       w.writes(level::d2h, heap_used_, "insert", "d2h_pinned");
