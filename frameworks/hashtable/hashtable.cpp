@@ -43,6 +43,9 @@ std::uint32_t entry_bytes(Organization org, std::uint32_t key_bytes, std::uint32
 
 namespace {
 
+// Buckets walked ahead of their heads' prefetch (walk_buckets_parallel).
+constexpr std::size_t kPrefetchBuckets = 16;
+
 // The entry at CPU address `p` as the host sees it; `next` its chain's next.
 HostEntry host_entry(std::uint64_t p, bool multi, std::uint64_t& next) {
   const auto* e = reinterpret_cast<const std::uint32_t*>(static_cast<std::uintptr_t>(p));
@@ -67,7 +70,18 @@ std::uint64_t walk_buckets_parallel(
   const std::size_t n = cpu_heads.size();
   parallel_for(workers, [&](unsigned w) {
     std::vector<HostEntry> chain;
-    for (std::size_t b = n * w / workers; b < n * (w + 1) / workers; ++b) {
+    const std::size_t end = n * (w + 1) / workers;
+    for (std::size_t b = n * w / workers; b < end; ++b) {
+      // The head entries of the buckets a few ahead, fetched while this one
+      // is walked: the chains are short and their entries lie anywhere in the
+      // arenas, so each head would otherwise be a cache (and TLB) miss.
+      if (b + kPrefetchBuckets < end) {
+        if (const std::uint64_t ahead = cpu_heads[b + kPrefetchBuckets]) {
+          const auto* e = reinterpret_cast<const char*>(static_cast<std::uintptr_t>(ahead));
+          __builtin_prefetch(e);
+          __builtin_prefetch(e + 64);
+        }
+      }
       chain.clear();
       for (std::uint64_t p = cpu_heads[b]; p != 0;) chain.push_back(host_entry(p, multi, p));
       if (chain.empty()) continue;

@@ -597,9 +597,7 @@ std::unique_ptr<TableOutput> count_in_parallel(const KeyOps& ops, unsigned threa
       });
     }
   });
-  auto out = std::make_unique<TableOutput>(1, 0, false);
-  for (TableOutput& r : rows) out->append(std::move(r));
-  return out;
+  return std::make_unique<TableOutput>(TableOutput::concatenate(std::move(rows)));
 }
 
 }  // namespace harness::workloads::group_by_key

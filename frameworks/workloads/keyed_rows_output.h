@@ -54,6 +54,7 @@ class KeyedRowsOutput : public Output {
   // Uninitialized room for up to `capacity` rows, replacing any earlier.
   Row* storage(std::size_t capacity) {
     storage_ = HugePageArray<Row>(capacity);
+    owned_.clear();
     pieces_.clear();
     finished_ = false;
     return storage_.data();
@@ -62,6 +63,13 @@ class KeyedRowsOutput : public Output {
   void add_piece(const Row* first, std::size_t count) {
     if (count > 0) pieces_.emplace_back(first, count);
     finished_ = false;
+  }
+  // Rows of the answer the run built in a vector of its own, kept as they
+  // are (no copy into the storage).
+  void add_rows(std::vector<Row> rows) {
+    if (rows.empty()) return;
+    owned_.push_back(std::move(rows));
+    add_piece(owned_.back().data(), owned_.back().size());
   }
   // After finish(): every key once, ascending.
   const std::vector<Row>& rows() const { return rows_; }
@@ -82,6 +90,7 @@ class KeyedRowsOutput : public Output {
   };
 
   HugePageArray<Row> storage_;
+  std::vector<std::vector<Row>> owned_;  // add_rows' (their data never moves)
   std::vector<std::span<const Row>> pieces_;
   std::vector<Row> rows_;
   bool finished_ = false;
@@ -98,6 +107,7 @@ void KeyedRowsOutput<Traits>::finish() {
   gather_sorted_by_key(pieces_, rows_, [](const Row& r) { return Traits::key(r); });
   pieces_.clear();
   storage_ = {};
+  owned_.clear();
   const auto repeat = std::adjacent_find(rows_.begin(), rows_.end(), SameKey{});
   if (repeat != rows_.end())
     throw std::logic_error(fmt::format("{} output holds the {} {} twice", Traits::kApp,

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "harness/core/key_prefix.h"
+#include "harness/core/parallel.h"
 #include "harness/core/parallel_sort.h"
 
 namespace harness::workloads {
@@ -105,6 +106,47 @@ void TableOutput::append(TableOutput&& other) {
   for (std::uint64_t end : other.list_end_) list_end_.push_back(list_base + end);
   other = TableOutput(int_columns_, real_columns_, has_list_);
   finished_ = false;
+}
+
+TableOutput TableOutput::concatenate(std::vector<TableOutput>&& parts) {
+  if (parts.empty()) throw std::logic_error("table concatenate: no tables");
+  TableOutput whole(parts[0].int_columns_, parts[0].real_columns_, parts[0].has_list_);
+  if (parts.size() == 1) return std::move(parts[0]);
+  // Each part's place in the arrays of the whole.
+  struct Base {
+    std::uint64_t keys = 0, rows = 0, ints = 0, reals = 0, lists = 0;
+  };
+  std::vector<Base> base(parts.size() + 1);
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const TableOutput& t = parts[i];
+    if (t.int_columns_ != whole.int_columns_ || t.real_columns_ != whole.real_columns_ ||
+        t.has_list_ != whole.has_list_)
+      throw std::logic_error("table concatenate: the tables have different columns");
+    base[i + 1] = {base[i].keys + t.keys_.size(), base[i].rows + t.key_end_.size(),
+                   base[i].ints + t.ints_.size(), base[i].reals + t.reals_.size(),
+                   base[i].lists + t.lists_.size()};
+  }
+  const Base& end = base.back();
+  whole.keys_.resize(end.keys);
+  whole.key_end_.resize(end.rows);
+  whole.ints_.resize(end.ints);
+  whole.reals_.resize(end.reals);
+  whole.lists_.resize(end.lists);
+  if (whole.has_list_) whole.list_end_.resize(end.rows);
+  parallel_for(static_cast<unsigned>(parts.size()), [&](unsigned i) {
+    TableOutput& t = parts[i];
+    const Base& b = base[i];
+    std::copy(t.keys_.begin(), t.keys_.end(), whole.keys_.begin() + b.keys);
+    std::transform(t.key_end_.begin(), t.key_end_.end(), whole.key_end_.begin() + b.rows,
+                   [&b](std::uint64_t e) { return b.keys + e; });
+    std::copy(t.ints_.begin(), t.ints_.end(), whole.ints_.begin() + b.ints);
+    std::copy(t.reals_.begin(), t.reals_.end(), whole.reals_.begin() + b.reals);
+    std::copy(t.lists_.begin(), t.lists_.end(), whole.lists_.begin() + b.lists);
+    std::transform(t.list_end_.begin(), t.list_end_.end(), whole.list_end_.begin() + b.rows,
+                   [&b](std::uint64_t e) { return b.lists + e; });
+    t = TableOutput(whole.int_columns_, whole.real_columns_, whole.has_list_);
+  });
+  return whole;
 }
 
 std::string_view TableOutput::key(std::size_t row) const {

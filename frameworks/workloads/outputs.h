@@ -55,6 +55,10 @@ class TableOutput final : public Output {
   // thread, say) to the end of this one: its arenas appended, no row copied
   // one by one. std::logic_error when the columns differ.
   void append(TableOutput&& other);
+  // The rows of `parts` (tables of the same columns) in one table, in
+  // order, copied on every core at once (append copies on one thread);
+  // std::logic_error when the columns differ. The parts are left empty.
+  static TableOutput concatenate(std::vector<TableOutput>&& parts);
 
   std::size_t rows() const { return key_end_.size(); }
   std::string_view key(std::size_t row) const;

@@ -37,9 +37,8 @@ std::unique_ptr<workloads::Output> CountingApp::collect(std::span<const std::uin
         }
       },
       org);
-  auto out = std::make_unique<workloads::TableOutput>(1, 0, false);
-  for (workloads::TableOutput& r : rows) out->append(std::move(r));
-  return out;
+  return std::make_unique<workloads::TableOutput>(
+      workloads::TableOutput::concatenate(std::move(rows)));
 }
 
 }  // namespace harness::hashtable

@@ -5,11 +5,11 @@
 // frameworks/workloads/dna_assembly).
 #include <vector>
 
+#include "frameworks/hashtable/apps/keyed_rows.h"
 #include "frameworks/hashtable/sepo_app.h"
 #include "frameworks/workloads/dna_assembly/dna_format.h"
 #include "frameworks/workloads/dna_assembly/dna_part_table.h"
 #include "frameworks/workloads/dna_assembly/dna_parts_output.h"
-#include "harness/core/parallel.h"
 
 namespace harness::hashtable {
 namespace {
@@ -25,28 +25,28 @@ class DnaAssemblyApp final : public SepoApp {
   }
   // Each worker walks a range of buckets. A part's entries (one per
   // iteration that inserted it) share its bucket's chain, so they are
-  // combined there and the worker's table of packed parts holds distinct
-  // parts; the answer is the CPU-MT baseline's (dna_parts_output.h), decoded
-  // untimed in finish().
+  // combined there and each worker's rows are distinct parts
+  // (apps/keyed_rows.h); the answer is the CPU-MT baseline's
+  // (dna_parts_output.h), decoded untimed in finish().
   std::unique_ptr<workloads::Output> collect(std::span<const std::uint64_t> heads, Organization org,
                                              std::uint64_t& entries) const override {
-    const unsigned workers = workers_for(heads.size(), 0, 16384);
-    std::vector<dna::PartTable> tables;
-    for (unsigned w = 0; w < workers; ++w) tables.emplace_back(heads.size() / workers);
-    entries = walk_buckets_parallel(
-        heads, workers,
-        [&tables](unsigned w, std::span<const HostEntry> chain) {
-          for (const HostEntry& e : chain) {
-            dna::PartSlot part;
-            part.key = dna::pack_part(reinterpret_cast<const std::uint8_t*>(e.key));
-            part.count = e.value[0];
-            part.left = static_cast<std::uint16_t>(e.value[1]);
-            part.right = static_cast<std::uint16_t>(e.value[2]);
-            tables[w].add(part, dna::part_hash(part.key));
-          }
+    auto rows = walk_distinct_rows(
+        heads, org, entries,
+        [](const HostEntry& e) {
+          dna::PartSlot part;
+          part.key = dna::pack_part(reinterpret_cast<const std::uint8_t*>(e.key));
+          part.count = e.value[0];
+          part.left = static_cast<std::uint16_t>(e.value[1]);
+          part.right = static_cast<std::uint16_t>(e.value[2]);
+          return part;
         },
-        org);
-    return std::make_unique<dna::PackedPartsOutput>(std::move(tables));
+        [](const dna::PartSlot& part) { return part.key; },
+        [](dna::PartSlot& into, const dna::PartSlot& more) {
+          into.count += more.count;
+          into.left |= more.left;
+          into.right |= more.right;
+        });
+    return std::make_unique<dna::PackedPartsOutput>(std::move(rows));
   }
 };
 

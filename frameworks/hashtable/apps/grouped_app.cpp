@@ -24,25 +24,25 @@ std::unique_ptr<workloads::Output> GroupedApp::collect(std::span<const std::uint
   entries = walk_buckets_parallel(
       heads, workers,
       [this, org, &tables](unsigned w, std::span<const HostEntry> chain) {
-        std::vector<const HostEntry*> order;
+        thread_local std::vector<const HostEntry*> order;  // kept: a chain is short
+        thread_local std::vector<const std::uint32_t*> values;
+        order.clear();
         for (const HostEntry& e : chain) {
           if (e.count != 0) order.push_back(&e);  // 0: a key entry whose values were postponed
         }
         std::stable_sort(order.begin(), order.end(), [](const HostEntry* a, const HostEntry* b) {
           return key_of(*a) < key_of(*b);
         });
-        std::vector<const std::uint32_t*> values;
         for (std::size_t i = 0; i < order.size();) {
           const std::string_view key = key_of(*order[i]);
           values.clear();
           for (; i < order.size() && key_of(*order[i]) == key; ++i)
-            for_each_value(*order[i], [&values](const std::uint32_t* v) { values.push_back(v); });
+            for_each_value(*order[i], [](const std::uint32_t* v) { values.push_back(v); });
           add_row(tables[w], key, values, org);
         }
       },
       org);
-  for (unsigned w = 1; w < workers; ++w) tables[0].append(std::move(tables[w]));
-  return answer(std::move(tables[0]), org);
+  return answer(workloads::TableOutput::concatenate(std::move(tables)), org);
 }
 
 std::unique_ptr<workloads::Output> GroupedApp::answer(workloads::TableOutput table,

@@ -1,10 +1,11 @@
 // The walk of the combining apps whose answer is one numeric row per 64-bit
-// key (netflix's user pairs, key-counts' keys). A key inserted in several
-// SePo iterations has an entry in each, all in its bucket's chain: each
-// worker walks a range of buckets, turns a chain's entries into rows, sorts
-// them by key and adds up each key's rows there (the table's own combine),
-// so its rows are distinct keys; they are then copied into the output's
-// storage in parallel (its finish() sorts them, untimed).
+// key (netflix's user pairs, key-counts' keys, dna-assembly's packed parts).
+// A key inserted in several SePo iterations has an entry in each, all in its
+// bucket's chain: each worker walks a range of buckets, turns a chain's
+// entries into rows, sorts them by key and adds up each key's rows there (the
+// table's own combine), so its rows are distinct keys, appended in walk
+// order (no table to probe), and kept by the answer as they are (its
+// finish() sorts them, untimed).
 #pragma once
 
 #include <algorithm>
@@ -19,12 +20,11 @@
 
 namespace harness::hashtable {
 
-// Output: storage(n) -> Row*, add_piece(const Row*, n). row_of(HostEntry)
+// Each worker's rows, one per distinct key of its buckets: row_of(HostEntry)
 // -> Row; key_of(Row) -> u64; add(Row& into, const Row& more).
-template <class Output, class RowOf, class KeyOf, class Add>
-std::unique_ptr<workloads::Output> collect_keyed_rows(std::span<const std::uint64_t> heads,
-                                                      Organization org, std::uint64_t& entries,
-                                                      RowOf row_of, KeyOf key_of, Add add) {
+template <class RowOf, class KeyOf, class Add>
+auto walk_distinct_rows(std::span<const std::uint64_t> heads, Organization org,
+                        std::uint64_t& entries, RowOf row_of, KeyOf key_of, Add add) {
   using Row = decltype(row_of(std::declval<const HostEntry&>()));
   const unsigned workers = workers_for(heads.size(), 0, 16384);
   std::vector<std::vector<Row>> rows(workers);
@@ -32,6 +32,10 @@ std::unique_ptr<workloads::Output> collect_keyed_rows(std::span<const std::uint6
       heads, workers,
       [&](unsigned w, std::span<const HostEntry> chain) {
         std::vector<Row>& out = rows[w];
+        if (chain.size() == 1) {  // most chains: nothing to add up
+          out.push_back(row_of(chain[0]));
+          return;
+        }
         const auto first = static_cast<std::ptrdiff_t>(out.size());
         for (const HostEntry& e : chain) out.push_back(row_of(e));
         const auto begin = out.begin() + first;
@@ -47,15 +51,18 @@ std::unique_ptr<workloads::Output> collect_keyed_rows(std::span<const std::uint6
         out.erase(kept + 1, out.end());
       },
       org);
+  return rows;
+}
+
+// Output: add_rows(std::vector<Row>) (keyed_rows_output.h); the rest as
+// walk_distinct_rows.
+template <class Output, class RowOf, class KeyOf, class Add>
+std::unique_ptr<workloads::Output> collect_keyed_rows(std::span<const std::uint64_t> heads,
+                                                      Organization org, std::uint64_t& entries,
+                                                      RowOf row_of, KeyOf key_of, Add add) {
   auto out = std::make_unique<Output>();
-  std::vector<std::size_t> offsets(workers + 1, 0);
-  for (unsigned w = 0; w < workers; ++w) offsets[w + 1] = offsets[w] + rows[w].size();
-  Row* storage = out->storage(offsets[workers]);
-  parallel_for(workers, [&](unsigned w) {
-    std::copy(rows[w].begin(), rows[w].end(), storage + offsets[w]);
-    std::vector<Row>().swap(rows[w]);
-  });
-  out->add_piece(storage, offsets[workers]);
+  for (auto& rows : walk_distinct_rows(heads, org, entries, row_of, key_of, add))
+    out->add_rows(std::move(rows));
   return out;
 }
 

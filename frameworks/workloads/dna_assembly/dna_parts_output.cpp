@@ -36,6 +36,11 @@ void PackedPartsOutput::finish() {
     p.release();
   }
   partitions_.clear();
+  for (std::vector<PartSlot>& list : lists_) {
+    take(list);
+    std::vector<PartSlot>().swap(list);
+  }
+  lists_.clear();
   parallel_sort(parts, [](const PartSlot& a, const PartSlot& b) { return a.key < b.key; });
   table_ = parts_table();
   table_->reserve(parts.size(), parts.size() * kPartBases);
@@ -64,6 +69,7 @@ std::uint64_t PackedPartsOutput::items() const {
   if (table_) return table_->items();
   std::uint64_t parts = used_slots(view_);
   for (const PartTable& p : partitions_) parts += p.size();
+  for (const std::vector<PartSlot>& list : lists_) parts += list.size();
   return parts;
 }
 

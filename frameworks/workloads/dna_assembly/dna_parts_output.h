@@ -1,5 +1,6 @@
 // The CPU-MT run's answer as it leaves the run: the partition tables of packed
-// parts (or a GPU's table of PartSlot copied back). finish() (untimed) decodes
+// parts (or a GPU's table of PartSlot copied back, or lists of distinct
+// parts, e.g. a walk's per thread). finish() (untimed) decodes
 // them into the workload's TableOutput (dna_format.h's parts_table), which
 // compares and dumps.
 #pragma once
@@ -20,6 +21,8 @@ class PackedPartsOutput final : public Output {
   // Slots of one table, a count of 0 marking an empty one, each part in one
   // slot; viewed, not copied: the memory must hold them until finish().
   explicit PackedPartsOutput(std::span<const PartSlot> slots) : view_(slots) {}
+  // Lists of parts, every part in one list once (none with a count of 0).
+  explicit PackedPartsOutput(std::vector<std::vector<PartSlot>> lists) : lists_(std::move(lists)) {}
 
   void finish() override;
   // `expected`: a TableOutput (the reference's) or another PackedPartsOutput.
@@ -29,7 +32,8 @@ class PackedPartsOutput final : public Output {
   const TableOutput& table() const;  // after finish(); std::logic_error before
 
  private:
-  std::vector<PartTable> partitions_;  // released by finish()
+  std::vector<PartTable> partitions_;         // released by finish()
+  std::vector<std::vector<PartSlot>> lists_;  // released by finish()
   std::span<const PartSlot> view_;
   std::unique_ptr<TableOutput> table_;
 };

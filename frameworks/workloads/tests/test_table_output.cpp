@@ -60,6 +60,41 @@ TEST(TableOutput, AppendedTablesEqualOneTableOfTheSameRows) {
   EXPECT_THROW(a.append(std::move(other)), std::logic_error);
 }
 
+TEST(TableOutput, ConcatenatedTablesKeepEveryRowInOrder) {
+  const std::vector<Row> rows = {{"cc", 2, {7, 3}}, {"a", 1, {9}},  {"bbbb", 3, {1, 2, 3}},
+                                 {"d", 0, {}},      {"ab", 1, {4}}, {"zz", 2, {5, 6}}};
+  // Four parts, one empty, rows spread over them in order: part i % 3 of
+  // the first three, so concatenation order is part 0's rows, then 1's, 2's.
+  std::vector<TableOutput> parts;
+  for (int i = 0; i < 4; ++i) parts.emplace_back(1, 0, true);
+  std::vector<Row> expected_order;
+  for (std::size_t p = 0; p < 3; ++p)
+    for (std::size_t i = p; i < rows.size(); i += 3) {
+      add(parts[p], rows[i]);
+      expected_order.push_back(rows[i]);
+    }
+  TableOutput whole = TableOutput::concatenate(std::move(parts));
+  EXPECT_EQ(parts[0].rows(), 0u);  // emptied
+  ASSERT_EQ(whole.rows(), rows.size());
+  for (std::size_t r = 0; r < whole.rows(); ++r) {  // before finish(): in part order
+    EXPECT_EQ(whole.key(r), expected_order[r].key);
+    EXPECT_EQ(whole.ints(r)[0], expected_order[r].count);
+    EXPECT_EQ(std::vector<std::int64_t>(whole.list(r).begin(), whole.list(r).end()),
+              expected_order[r].list);
+  }
+  TableOutput one(1, 0, true);
+  for (const Row& r : rows) add(one, r);
+  one.finish();
+  whole.finish();
+  EXPECT_EQ(whole.compare_with(one, ValidationPolicy{}), "");
+
+  std::vector<TableOutput> mixed;
+  mixed.emplace_back(1, 0, true);
+  mixed.emplace_back(1, 0, false);
+  EXPECT_THROW(TableOutput::concatenate(std::move(mixed)), std::logic_error);
+  EXPECT_THROW(TableOutput::concatenate({}), std::logic_error);
+}
+
 // Rows added in key order keep it; a list out of order, or one key out of
 // order, still gets the sort (finish() checks before it skips sorting).
 TEST(TableOutput, RowsAddedInOrderAreCanonicalAfterFinish) {
