@@ -15,6 +15,7 @@
 #include "frameworks/workloads/group_by_key.h"
 #include "frameworks/workloads/patent_citation/patent_citation_format.h"
 #include "harness/core/errors.h"
+#include "harness/core/line_pieces.h"
 
 namespace harness::hashtable {
 namespace {
@@ -73,18 +74,24 @@ class GeoLocationApp final : public IdListApp {
   }
   bool indexed() const override { return true; }
   // The offset of every non-empty line (the input is checked: each has its
-  // id, title and location fields, each ended by a tab).
+  // id, title and location fields, each ended by a tab), found on every core.
   void index(const std::uint8_t* data, std::size_t size,
              std::vector<std::uint64_t>& out) const override {
     out.clear();
-    for (std::size_t at = 0; at < size;) {
-      const auto* nl = static_cast<const std::uint8_t*>(std::memchr(data + at, '\n', size - at));
-      const std::size_t end = nl ? static_cast<std::size_t>(nl - data) : size;
-      std::size_t len = end - at;
-      if (len && data[at + len - 1] == '\r') --len;
-      if (len) out.push_back(at);
-      at = end + 1;
-    }
+    append_over_line_pieces(
+        data, size,
+        [data](std::size_t begin, std::size_t stop, std::vector<std::uint64_t>& part) {
+          for (std::size_t at = begin; at < stop;) {
+            const auto* nl =
+                static_cast<const std::uint8_t*>(std::memchr(data + at, '\n', stop - at));
+            const std::size_t end = nl ? static_cast<std::size_t>(nl - data) : stop;
+            std::size_t len = end - at;
+            if (len && data[at + len - 1] == '\r') --len;
+            if (len) part.push_back(at);
+            at = end + 1;
+          }
+        },
+        out);
   }
 };
 

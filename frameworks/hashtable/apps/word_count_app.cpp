@@ -14,6 +14,7 @@
 #include "frameworks/hashtable/apps/counting_app.h"
 #include "frameworks/workloads/word_count/word_count_format.h"
 #include "harness/core/errors.h"
+#include "harness/core/line_pieces.h"
 
 namespace harness::hashtable {
 namespace {
@@ -63,16 +64,22 @@ class WordCountApp final : public CountingApp {
     return s;
   }
   bool indexed() const override { return true; }
-  // Every line's first byte (empty lines too: they make no pair), then the
-  // input's size.
+  // Every line's first byte (empty lines too: they make no pair), found on
+  // every core, then the input's size.
   void index(const std::uint8_t* data, std::size_t size,
              std::vector<std::uint64_t>& out) const override {
     out.clear();
-    for (std::size_t at = 0; at < size;) {
-      out.push_back(at);
-      const auto* nl = static_cast<const std::uint8_t*>(std::memchr(data + at, '\n', size - at));
-      at = nl ? static_cast<std::size_t>(nl - data) + 1 : size;
-    }
+    append_over_line_pieces(
+        data, size,
+        [data](std::size_t begin, std::size_t end, std::vector<std::uint64_t>& part) {
+          for (std::size_t at = begin; at < end;) {
+            part.push_back(at);
+            const auto* nl =
+                static_cast<const std::uint8_t*>(std::memchr(data + at, '\n', end - at));
+            at = nl ? static_cast<std::size_t>(nl - data) + 1 : end;
+          }
+        },
+        out);
     out.push_back(size);
   }
 };
