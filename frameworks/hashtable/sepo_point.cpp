@@ -31,7 +31,6 @@
 #include "frameworks/workloads/workload_point.h"
 #include "harness/core/ceilings.h"
 #include "harness/core/errors.h"
-#include "harness/core/huge_page_array.h"
 #include "harness/core/parallel.h"
 #include "harness/core/sizes.h"
 #include "harness/core/stopwatch.h"
@@ -311,9 +310,10 @@ class SepoPoint final : public workloads::WorkloadPoint {
             "hashtable/{}: the pinned heap of {} pages of {} B, sized for the whole table, left "
             "{} records postponed",
             name(), pages_, page_bytes_, remaining));
-      if (!pinned_ && iterations == arenas_.size()) arenas_.emplace_back(heap_bytes_);
+      if (!pinned_ && iterations == arenas_.size())
+        arenas_.push_back(std::unique_ptr<std::uint8_t[]>(new std::uint8_t[heap_bytes_]));
       const auto base = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(
-          pinned_ ? host_heap_.data() : arenas_[iterations].data()));
+          pinned_ ? host_heap_.data() : arenas_[iterations].get()));
       ++iterations;
       q.begin_span("reset");
       std::uint32_t free_pages = pages_;
@@ -383,7 +383,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
         // Every page used (a prefix of the heap) into this iteration's arena.
         q.begin_span("copy_heap");
         if (taken)
-          q.read(arenas_[iterations - 1].data(), heap_, 0, std::uint64_t{taken} * page_bytes_);
+          q.read(arenas_[iterations - 1].get(), heap_, 0, std::uint64_t{taken} * page_bytes_);
         q.end_span();
       }
       pages_used += copied;
@@ -566,7 +566,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
              page_iteration_[copy[j]] == page_iteration_[copy[i]])
         ++j;
       const std::uint64_t at = std::uint64_t{copy[i]} * page_bytes_;
-      q.read(arenas_[page_iteration_[copy[i]]].data() + at, heap_, at, (j - i) * page_bytes_);
+      q.read(arenas_[page_iteration_[copy[i]]].get() + at, heap_, at, (j - i) * page_bytes_);
       i = j;
     }
     q.end_span();
@@ -616,10 +616,8 @@ class SepoPoint final : public workloads::WorkloadPoint {
   std::uint64_t retained_pages_ = 0;           // the most pages kept on the GPU at once
   std::uint64_t evictions_ = 0;  // iterations whose pending key pages were copied anyway
   // One host arena per iteration, heap-sized (only the copied pages are
-  // touched); kept across runs: the CPU pointers point into them. On huge
-  // pages where the kernel allows: the walk's entries lie anywhere in them,
-  // and each 4 KiB page would be a TLB miss.
-  std::vector<HugePageArray<std::uint8_t>> arenas_;
+  // touched); kept across runs: the CPU pointers point into them.
+  std::vector<std::unique_ptr<std::uint8_t[]>> arenas_;
   // Heap::pinned: the heap, mapped pinned host memory (device_view() for the
   // kernels); the final table is walked in it.
   backend::HostBuffer host_heap_;
