@@ -201,6 +201,44 @@ TEST_F(RunnerTest, FailingPointsDoNotLoseMeasuredOnes) {
   EXPECT_EQ(ok, 2);
 }
 
+// An input that cannot be made (900 TiB: more than any dataset folder holds)
+// fails its own points with the cause; the sizes before and after it run.
+TEST_F(RunnerTest, AnInputThatCannotBeMadeFailsOnlyItsPoints) {
+  const char* spec = R"({
+    "id": "test.too-large", "title": "t", "seed": "-", "claim": "-", "verdict_rule": "-",
+    "verdict": {"kind": "all_valid"}, "dataset": "text-zipf",
+    "runs": [{"framework": "cpu", "variants": ["default"], "apps": ["wordcount"]}],
+    "sizes": {"ci": ["32KiB", "900TiB", "64KiB"], "gpu": ["1MiB"], "paper": ["1MiB"]},
+    "reps": {"ci": 2, "gpu": 2, "paper": 2}})";
+  Experiment e = parse_experiment(spec, "inline");
+  RunOptions o;
+  o.preset = "ci";
+  o.backend = backend::Kind::cpu;
+  o.out_path = dir_ / "too-large.json";
+  o.data_dir = dir_ / "data";
+  RunSummary s = run_experiment(e, o);
+  EXPECT_EQ(s.points, 3);
+  EXPECT_EQ(s.ok, 2);
+  EXPECT_EQ(s.errors, 1);
+  EXPECT_EQ(s.exit_code(), 1);
+  nlohmann::json doc = read(o.out_path);
+  ASSERT_EQ(doc["points"].size(), 3u);
+  EXPECT_TRUE(doc["complete"].get<bool>());
+  for (const auto& p : doc["points"]) {
+    const std::string label = p["dataset"]["label"];
+    if (label == "900TiB") {
+      EXPECT_EQ(p["status"], "error");
+      EXPECT_NE(p["error"].get<std::string>().find("does not fit the dataset cache folder"),
+                std::string::npos)
+          << p["error"];
+      EXPECT_EQ(p["validation"]["status"], "not_run");
+    } else {
+      EXPECT_EQ(p["status"], "ok") << label;
+      EXPECT_EQ(p["validation"]["status"], "passed") << label;
+    }
+  }
+}
+
 TEST_F(RunnerTest, MalformedSpecsAreUsageErrors) {
   EXPECT_THROW(parse_experiment("{not json", "x"), UsageError);
   EXPECT_THROW(parse_experiment(R"({"id": "x"})", "x"), UsageError);

@@ -120,11 +120,18 @@ void flush_if_cold(const Target& t, const PointSettings& s) {
 
 Input Input::none() { return Input(datasets::DatasetFile{}, "-"); }
 
+Input Input::unavailable(datasets::DatasetFile described, std::string label, std::string why) {
+  Input in(std::move(described), std::move(label));
+  in.unavailable_ = std::move(why);
+  return in;
+}
+
 const backend::HostBuffer& Input::for_backend(backend::Kind kind, Devices& devices) {
   if (is_none()) {
     static const backend::HostBuffer empty;
     return empty;
   }
+  if (!unavailable_.empty()) throw RunError(unavailable_);
   auto it = copies_.find(kind);
   if (it != copies_.end()) return it->second;
   // An input the host cannot hold fails this point with its cause instead

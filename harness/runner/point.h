@@ -40,6 +40,10 @@ class Input {
       : file_(std::move(file)), label_(std::move(label)) {}
   // No input: points of apps that make their own data (no file, no bytes).
   static Input none();
+  // An input that could not be made (`described` says what it would have
+  // been): every point that asks for its bytes fails with `why`, and the
+  // run goes on with the next input.
+  static Input unavailable(datasets::DatasetFile described, std::string label, std::string why);
   bool is_none() const { return file_.path.empty() && file_.generator.empty(); }
   const datasets::DatasetFile& file() const { return file_; }
   const std::string& label() const { return label_; }
@@ -49,6 +53,7 @@ class Input {
  private:
   datasets::DatasetFile file_;
   std::string label_;
+  std::string unavailable_;  // why the bytes could not be made, if they could not
   std::map<backend::Kind, backend::HostBuffer> copies_;
 };
 

@@ -377,23 +377,34 @@ RunSummary run_experiment(const Experiment& e, const RunOptions& o) {
         const bool all_skipped = std::all_of(members.begin(), members.end(), [](const Target* t) {
           return !t->skip_reason.empty();
         });
+        const auto described = [&] {
+          datasets::DatasetFile d;
+          d.generator = dataset;
+          d.size_bytes = harness::parse_size(label);
+          d.seed = e.seed_value;
+          d.params = datasets::dataset_params(datasets::find_generator(dataset), params);
+          return d;
+        };
+        std::string given;
+        for (const auto& [k, val] : params) given += fmt::format(" {}={}", k, val);
         if (dataset != kNoInput && all_skipped) {
-          datasets::DatasetFile described;
-          described.generator = dataset;
-          described.size_bytes = harness::parse_size(label);
-          described.seed = e.seed_value;
-          described.params = datasets::dataset_params(datasets::find_generator(dataset), params);
-          in = Input(std::move(described), label);
+          in = Input(described(), label);
         } else if (dataset != kNoInput) {
           datasets::DatasetSpec spec{dataset, harness::parse_size(label), e.seed_value, params};
           Stopwatch gen;
-          datasets::DatasetFile file = datasets::materialize(spec, cache);
-          std::string given;
-          for (const auto& [k, val] : params) given += fmt::format(" {}={}", k, val);
-          std::cerr << fmt::format(" dataset {} {}{} ({}, {:.1f} s)\n", dataset, label, given,
-                                   file.from_cache ? "cached" : "generated",
-                                   gen.elapsed_ms() / 1e3);
-          in = Input(std::move(file), label);
+          try {
+            datasets::DatasetFile file = datasets::materialize(spec, cache);
+            std::cerr << fmt::format(" dataset {} {}{} ({}, {:.1f} s)\n", dataset, label, given,
+                                     file.from_cache ? "cached" : "generated",
+                                     gen.elapsed_ms() / 1e3);
+            in = Input(std::move(file), label);
+          } catch (const RunError& err) {
+            // An input that cannot be made (no room for it, say) fails its
+            // points with the cause; the other inputs' points still run.
+            std::cerr << fmt::format(" dataset {} {}{}: not made, its points fail\n", dataset,
+                                     label, given);
+            in = Input::unavailable(described(), label, err.what());
+          }
         }
         for (const Target* target : members) {
           const Target& t = *target;
