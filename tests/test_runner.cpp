@@ -128,6 +128,22 @@ std::string spec_with(const std::string& runs_and_more) {
          runs_and_more + "}";
 }
 
+// A spec of `runs` over text-zipf at the ci sizes `ci_sizes` (a JSON list).
+std::string sized_spec(const std::string& id, const std::string& runs,
+                       const std::string& ci_sizes) {
+  return R"({"id": ")" + id + R"(", "title": "t", "seed": "-", "claim": "-", "verdict_rule": "-",
+    "verdict": {"kind": "all_valid"}, "dataset": "text-zipf", "runs": )" +
+         runs + R"(, "sizes": {"ci": )" + ci_sizes +
+         R"(, "gpu": ["1MiB"], "paper": ["1MiB"]}, "reps": {"ci": 2, "gpu": 2, "paper": 2}})";
+}
+
+void expect_counts(const RunSummary& s, int points, int ok, int failed, int errors) {
+  EXPECT_EQ(s.points, points);
+  EXPECT_EQ(s.ok, ok);
+  EXPECT_EQ(s.failed, failed);
+  EXPECT_EQ(s.errors, errors);
+}
+
 class RunnerTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -139,6 +155,15 @@ class RunnerTest : public ::testing::Test {
   nlohmann::json read(const fs::path& p) {
     std::ifstream in(p);
     return nlohmann::json::parse(in);
+  }
+  // A ci run on the cpu backend into dir_ / `file`, datasets in dir_ / data.
+  RunOptions cpu_ci_options(const std::string& file) {
+    RunOptions o;
+    o.preset = "ci";
+    o.backend = backend::Kind::cpu;
+    o.out_path = dir_ / file;
+    o.data_dir = dir_ / "data";
+    return o;
   }
   fs::path dir_;
 };
@@ -166,24 +191,15 @@ TEST_F(RunnerTest, WrongResultFailsThePoint) {
 }
 
 TEST_F(RunnerTest, FailingPointsDoNotLoseMeasuredOnes) {
-  const char* spec = R"({
-    "id": "test.mixed", "title": "t", "seed": "-", "claim": "-", "verdict_rule": "-",
-    "verdict": {"kind": "all_valid"}, "dataset": "text-zipf",
-    "runs": [{"framework": "cpu", "variants": ["default"], "apps": ["wordcount"]},
-             {"framework": "test", "variants": ["throws", "off-by-one"], "apps": ["wordcount"]}],
-    "sizes": {"ci": ["32KiB", "64KiB"], "gpu": ["1MiB"], "paper": ["1MiB"]},
-    "reps": {"ci": 2, "gpu": 2, "paper": 2}})";
+  const std::string spec =
+      sized_spec("test.mixed",
+                 R"([{"framework": "cpu", "variants": ["default"], "apps": ["wordcount"]},
+          {"framework": "test", "variants": ["throws", "off-by-one"], "apps": ["wordcount"]}])",
+                 R"(["32KiB", "64KiB"])");
   Experiment e = parse_experiment(spec, "inline");
-  RunOptions o;
-  o.preset = "ci";
-  o.backend = backend::Kind::cpu;
-  o.out_path = dir_ / "mixed.json";
-  o.data_dir = dir_ / "data";
+  RunOptions o = cpu_ci_options("mixed.json");
   RunSummary s = run_experiment(e, o);
-  EXPECT_EQ(s.points, 6);
-  EXPECT_EQ(s.ok, 2);
-  EXPECT_EQ(s.failed, 2);
-  EXPECT_EQ(s.errors, 2);
+  expect_counts(s, 6, 2, 2, 2);
   nlohmann::json doc = read(o.out_path);
   ASSERT_EQ(doc["points"].size(), 6u);
   int ok = 0;
@@ -204,22 +220,13 @@ TEST_F(RunnerTest, FailingPointsDoNotLoseMeasuredOnes) {
 // An input that cannot be made (900 TiB: more than any dataset folder holds)
 // fails its own points with the cause; the sizes before and after it run.
 TEST_F(RunnerTest, AnInputThatCannotBeMadeFailsOnlyItsPoints) {
-  const char* spec = R"({
-    "id": "test.too-large", "title": "t", "seed": "-", "claim": "-", "verdict_rule": "-",
-    "verdict": {"kind": "all_valid"}, "dataset": "text-zipf",
-    "runs": [{"framework": "cpu", "variants": ["default"], "apps": ["wordcount"]}],
-    "sizes": {"ci": ["32KiB", "900TiB", "64KiB"], "gpu": ["1MiB"], "paper": ["1MiB"]},
-    "reps": {"ci": 2, "gpu": 2, "paper": 2}})";
+  const std::string spec = sized_spec(
+      "test.too-large", R"([{"framework": "cpu", "variants": ["default"], "apps": ["wordcount"]}])",
+      R"(["32KiB", "900TiB", "64KiB"])");
   Experiment e = parse_experiment(spec, "inline");
-  RunOptions o;
-  o.preset = "ci";
-  o.backend = backend::Kind::cpu;
-  o.out_path = dir_ / "too-large.json";
-  o.data_dir = dir_ / "data";
+  RunOptions o = cpu_ci_options("too-large.json");
   RunSummary s = run_experiment(e, o);
-  EXPECT_EQ(s.points, 3);
-  EXPECT_EQ(s.ok, 2);
-  EXPECT_EQ(s.errors, 1);
+  expect_counts(s, 3, 2, 0, 1);
   EXPECT_EQ(s.exit_code(), 1);
   nlohmann::json doc = read(o.out_path);
   ASSERT_EQ(doc["points"].size(), 3u);
@@ -282,11 +289,7 @@ TEST_F(RunnerTest, AppDatasetsGiveAnAppItsOwnInputAndAreChecked) {
   const std::string good =
       R"({"stringmatch": {"dataset": "html-zipf", "sizes": {"ci": ["8KiB", "32KiB"], "gpu": ["1MiB"], "paper": ["1MiB"]}}})";
   Experiment e = parse_experiment(spec(good), "inline");
-  RunOptions o;
-  o.preset = "ci";
-  o.backend = backend::Kind::cpu;
-  o.out_path = dir_ / "apps.json";
-  o.data_dir = dir_ / "data";
+  RunOptions o = cpu_ci_options("apps.json");
   EXPECT_EQ(run_experiment(e, o).ok, 3);
   std::vector<std::string> seen;
   const nlohmann::json doc = read(o.out_path);
