@@ -39,6 +39,9 @@ constexpr std::uint64_t kRegionSlots = 1024;  // 2^OA_REGION_SHIFT
 constexpr std::uint64_t kEmptyKey = ~std::uint64_t{0};
 constexpr std::uint64_t kPostponedKey = ~std::uint64_t{1};
 constexpr std::uint32_t kNoLimit = 0xFFFF'FFFFu;
+// The insert's counters (kernels/open_addressing.clh `stats`): pairs
+// postponed, pairs of kEmptyKey, pairs of kPostponedKey.
+constexpr std::size_t kStatsWords = 3;
 constexpr std::uint64_t kSlotBytes = 16;
 // The compaction reads the table back in chunks of this many slots, so its
 // row buffer (16 B a row) stays small beside the table.
@@ -127,7 +130,7 @@ class OpenAddressingPoint final : public workloads::WorkloadPoint {
       table_ = device_.allocate(slots_ * kSlotBytes);
       regions_ = device_.allocate(std::max<std::uint64_t>(slots_ / kRegionSlots * 4, 4));
       for (backend::Buffer& b : pending_) b = device_.allocate(bitmap_bytes);
-      stats_ = device_.allocate(12);
+      stats_ = device_.allocate(kStatsWords * 4);
       total_ = device_.allocate(4);
       rows_ = device_.allocate(std::min(slots_, kCompactSlots) * 16);
       // The rows copied out land in pinned host memory (a row accounts for
@@ -173,15 +176,15 @@ class OpenAddressingPoint final : public workloads::WorkloadPoint {
       q.launch(clear_, grid(slots_), table_, slot_count);
       if (limit_ != kNoLimit) q.fill_zero(regions_, 0, regions_.size());
       q.fill_zero(pending_[1 - in], 0, pending_[1 - in].size());
-      q.fill_zero(stats_, 0, 12);
+      q.fill_zero(stats_, 0, kStatsWords * 4);
       q.end_span();
       q.begin_span("insert");
       if (records)
         q.launch(insert_, insert_shape(), input_, records, table_, slot_count, regions_, limit_,
                  pending_[in], pending_[1 - in], iterations == 1 ? 1u : 0u, stats_);
       q.end_span();
-      std::uint32_t stats[3];
-      q.read(stats, stats_, 0, 12);
+      std::uint32_t stats[kStatsWords];
+      q.read(stats, stats_, 0, sizeof stats);
       beside_pairs[0] += stats[1];
       beside_pairs[1] += stats[2];
       q.begin_span("copy_out");

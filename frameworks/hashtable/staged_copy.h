@@ -34,6 +34,8 @@ class StagedCopy {
   // returns when all are in place. Bytes between ranges of one chunk are read
   // too (the chunk is one copy) but go nowhere.
   void copy(backend::Queue& q, const backend::Buffer& src, const std::vector<Range>& ranges);
+  // Each staging buffer's bytes (0 before the buffers are allocated).
+  std::uint64_t chunk_bytes() const { return chunk_bytes_; }
 
  private:
   // A chunk: one device read of [begin, end), the ranges [first, last) of
