@@ -128,6 +128,14 @@ void register_organization(Organization org, Heap heap, std::vector<std::string>
         "1: keys already in the table are found and updated without the bucket lock (an atomic "
         "combine, a value pushed by one exchange); 0: the thesis' locking as written (a hot key "
         "serializes on its bucket lock or its value head's CAS loop)"));
+  if (heap == Heap::device)
+    v.params.push_back(unsigned_param(
+        "pack", 1, 0, 1,
+        "1: each iteration's table is packed on the GPU before it goes to host memory (each "
+        "bucket's chain laid out whole, bucket after bucket, its CPU pointers rewritten; "
+        "kernels/sepo_pack.clh), copied into pinned host memory, and walked in memory order; "
+        "0: the heap's used pages copied as they are (the thesis, section 6.3.3). Multi-valued "
+        "packs only iterations that keep no key page on the GPU"));
   // A pinned heap holds the whole table: no postponement, so no halt policy.
   if (org == Organization::basic && heap == Heap::device) {
     v.params.push_back(unsigned_param(

@@ -6,6 +6,10 @@
 // heap pages are copied into a host arena whose base the kernel built the
 // CPU pointers from, and the allocator is reset. The Output is the host
 // arenas' chains walked through their CPU pointers (README.md).
+// With `pack` (the default) an iteration's table is instead packed on the GPU
+// (kernels/sepo_pack.clh) a window at a time and copied into a pinned packed
+// arena of its own, so only live entries cross the link and the walk reads
+// each bucket's chain where it lies, in order.
 // With Heap::pinned (figure 6.11) the heap is mapped pinned host memory the
 // kernel writes in place, sized for the whole table: one iteration, no copy,
 // and the CPU pointers point into that memory itself.
@@ -24,7 +28,9 @@
 #include <string>
 #include <vector>
 
+#include "frameworks/blocks/buffer_pool.h"
 #include "frameworks/blocks/cuda_programs.h"
+#include "frameworks/blocks/scan.h"
 #include "frameworks/hashtable/paging_bound.h"
 #include "frameworks/hashtable/point_input.h"
 #include "frameworks/hashtable/sepo_app.h"
@@ -46,6 +52,12 @@ constexpr std::uint64_t kStatsBytes = 24;
 constexpr std::uint64_t kMaxHeapBytes = std::uint64_t{32} << 30;
 // Each of the heap copy's two pinned staging buffers (staged_copy.h).
 constexpr std::uint64_t kStagingChunkBytes = std::uint64_t{32} << 20;
+// The packed arena's window on the device (sepo_pack.clh): 32 B a bucket
+// (about 8 B a record), within these bounds. It follows the table's shape,
+// not the budget, so a budget's heap is the budget less a fixed part.
+constexpr std::uint64_t kPackWindowBytesPerBucket = 32;
+constexpr std::uint64_t kMinPackWindowBytes = 4096;
+constexpr std::uint64_t kMaxPackWindowBytes = std::uint64_t{16} << 20;
 
 // The most pages `records` entries of at most `largest` bytes (`bytes` in
 // all, at most) take once full: a page is replaced only when an entry does
@@ -166,6 +178,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
     halt_groups_ = 0;
     waves_ = 1;
     lock_free_ = org_ == Organization::basic ? 0 : param_u32(ctx_.params, "lock_free");
+    pack_ = heap_kind_ == Heap::device && param_u32(ctx_.params, "pack") != 0;
     if (org_ == Organization::basic && !pinned_) {
       const std::uint32_t percent = param_u32(ctx_.params, "halt_percent");
       halt_groups_ = std::max<std::uint32_t>(
@@ -179,9 +192,16 @@ class SepoPoint final : public workloads::WorkloadPoint {
     // Multi-pair apps: a record's resume point (a u32 cursor into it).
     const std::uint64_t resume_bytes = app_.multi_pair() ? records_ * 4 : 0;
     const std::uint64_t trace_bytes = paging_ ? trace_capacity_ * 8 + 4 : 0;
+    // Packing: each bucket's units (scanned in place), the scan's sums (a
+    // BufferPool's, with its slack: a generous bound) and the window.
+    window_bytes_ = pack_ ? std::clamp(buckets_ * kPackWindowBytesPerBucket, kMinPackWindowBytes,
+                                       kMaxPackWindowBytes)
+                          : 0;
+    const std::uint64_t pack_bytes =
+        pack_ ? buckets_ * 4ull + buckets_ / 64 + 8192 + window_bytes_ : 0;
     const std::uint64_t fixed = input_bytes + bucket_bytes + group_pages * 4ull + groups_ * 4ull +
                                 kStatsBytes + std::max<std::uint64_t>(bitmap_bytes, 4) +
-                                std::max<std::uint64_t>(resume_bytes, 4) + trace_bytes;
+                                std::max<std::uint64_t>(resume_bytes, 4) + trace_bytes + pack_bytes;
     // The thesis' heap: what is left once every other structure is allocated.
     const std::uint64_t budget = device_->memory_budget();
     const std::uint64_t available = device_->memory_available();
@@ -189,7 +209,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
       throw RunError(fmt::format(
           "hashtable/{}: the GPU memory budget {} ({} B available) is smaller than the table "
           "without its heap: {} B of input, {} B of bucket arrays ({} buckets), {} B of bucket "
-          "groups, bitmap and counters ({} B in all)",
+          "groups, bitmap, counters and packing window ({} B in all)",
           name(), budget ? format_size(budget) : "(none)", available, input_bytes, bucket_bytes,
           buckets_, fixed - input_bytes - bucket_bytes, fixed));
     const std::uint64_t max_alloc = device_->info().max_allocation_bytes;
@@ -254,11 +274,24 @@ class SepoPoint final : public workloads::WorkloadPoint {
       }
     } else {
       heap_ = device_->allocate(heap_bytes_);
-      // Staging for the heap's copies (kept across runs: pinning is slow).
-      const std::uint64_t chunk = std::min<std::uint64_t>(heap_bytes_, kStagingChunkBytes);
-      if (staged_.chunk_bytes() != chunk) {
-        staged_ = StagedCopy();
-        staged_ = StagedCopy(*device_, chunk);
+      // Staging for the heap's page copies (kept across runs: pinning is
+      // slow); packing copies straight into pinned arenas, but multi-valued
+      // may still copy pages.
+      if (!pack_ || org_ == Organization::multi_valued) {
+        const std::uint64_t chunk = std::min<std::uint64_t>(heap_bytes_, kStagingChunkBytes);
+        if (staged_.chunk_bytes() != chunk) {
+          staged_ = StagedCopy();
+          staged_ = StagedCopy(*device_, chunk);
+        }
+      }
+      if (pack_) {
+        pack_units_ = device_->allocate(buckets_ * 4ull);
+        pack_window_ = device_->allocate(window_bytes_);
+        if (!pool_ || &pool_->device() != device_) {
+          scan_.reset();
+          pool_ = std::make_unique<blocks::BufferPool>(*device_);
+          scan_ = std::make_unique<blocks::Scan>(*pool_);
+        }
       }
     }
     free_list_ = device_->allocate(std::max<std::uint64_t>(pages_ * 4ull, 4));
@@ -269,7 +302,8 @@ class SepoPoint final : public workloads::WorkloadPoint {
     const std::string org_file = org_ == Organization::multi_valued ? "multi_valued" : org;
     backend::ProgramSource src =
         program_source(fmt::format("hashtable/{}/{}{}", app_.name(), org, paging_ ? "-trace" : ""),
-                       {app_.kernel_file(), "frameworks/hashtable/kernels/" + org_file + ".clh"});
+                       {app_.kernel_file(), "frameworks/hashtable/kernels/" + org_file + ".clh",
+                        "frameworks/hashtable/kernels/sepo_pack.clh"});
     if (paging_) {
       src.opencl_options = "-DHT_TRACE=1";
       trace_ = device_->allocate(trace_capacity_ * 8);
@@ -281,6 +315,10 @@ class SepoPoint final : public workloads::WorkloadPoint {
     kernel_ = program_->kernel("ht_insert");
     if (org_ == Organization::basic) fix_heads_ = program_->kernel("ht_fix_cpu_heads");
     if (org_ == Organization::multi_valued) keep_resident_ = program_->kernel("ht_keep_resident");
+    if (pack_) {
+      pack_count_ = program_->kernel("ht_pack_count");
+      pack_write_ = program_->kernel("ht_pack_write");
+    }
   }
 
   Measurement run_once() override {
@@ -306,7 +344,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
     std::vector<std::uint32_t> retained;  // multi-valued: pages kept on the GPU
     std::vector<double> copy_ms;          // each iteration's heap copy, on the host's clock
     bool every_page_free = true;          // the device's free list is 0, 1, ..., pages - 1
-    std::uint32_t first = 0, iterations = 0, halted_iterations = 0;
+    std::uint32_t first = 0, iterations = 0, halted_iterations = 0, packed_iterations = 0;
     std::uint64_t pages_used = 0, heap_copied = 0, postponed_first = 0;
     const auto records = static_cast<std::uint32_t>(records_);
     std::uint64_t remaining = records;  // records not yet processed
@@ -383,8 +421,17 @@ class SepoPoint final : public workloads::WorkloadPoint {
       const std::uint32_t postponed = c[1], halted = c[3];
       const std::uint64_t inserted = remaining - postponed - halted;
       std::uint64_t copied = taken;  // pinned: used in place
+      // Multi-valued packs an iteration only when no key page stays on the
+      // GPU before it or after it: its last, with none kept from before.
+      const bool pack_now = pack_ && (org_ != Organization::multi_valued ||
+                                      (retained.empty() && postponed == 0 && halted == 0));
       if (pinned_) {
         // Nothing to copy: the host reads the heap once the queue is done.
+      } else if (pack_now) {
+        Stopwatch copy_clock;
+        heap_copied += pack_iteration(q, iterations - 1, base);
+        ++packed_iterations;
+        copy_ms.push_back(copy_clock.elapsed_ms());
       } else if (org_ == Organization::multi_valued) {
         // Keep pending key pages on the GPU unless nothing was inserted (they
         // may be what fills the pool).
@@ -399,7 +446,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
         copy_ms.push_back(copy_clock.elapsed_ms());
       }
       pages_used += copied;
-      if (!pinned_) heap_copied += copied * page_bytes_;
+      if (!pinned_ && !pack_now) heap_copied += copied * page_bytes_;
       if (iterations == 1) postponed_first = postponed;
       if (halted) ++halted_iterations;
       // A multi-pair record postponed after inserting a pair made progress.
@@ -440,6 +487,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
         {"insert", phase["insert"]}, {"copy_heap", phase["copy_heap"]}, {"walk", walk_ms}};
     m.counters["iterations"] = iterations;
     m.counters["halted_iterations"] = halted_iterations;
+    m.counters["packed_iterations"] = packed_iterations;
     m.counters["postponed_first_iteration"] = static_cast<double>(postponed_first);
     m.counters["buckets"] = buckets_;
     m.counters["bucket_groups"] = groups_;
@@ -542,6 +590,37 @@ class SepoPoint final : public workloads::WorkloadPoint {
     return true;
   }
 
+  // The iteration's table packed on the GPU into packed_[iteration], a window
+  // at a time (sepo_pack.clh): the insert built its CPU pointers from
+  // arena_base, the pack rewrites them into the packed arena and moves the
+  // buckets' CPU heads there. Returns the bytes copied.
+  std::uint64_t pack_iteration(backend::Queue& q, std::uint32_t iteration,
+                               std::uint64_t arena_base) {
+    const std::uint64_t arena_end = arena_base + heap_bytes_;
+    const auto cover = backend::LaunchShape::cover(buckets_, kGroupSize);
+    q.launch(pack_count_, cover, gpu_head_, heap_, buckets_, arena_base, arena_end, pack_units_);
+    // The units fit 32 bits: at most the heap's bytes / 8 (32 GiB at most).
+    const std::uint64_t total = scan_->exclusive(pack_units_, buckets_);
+    if (total == 0) return 0;
+    if (packed_.size() <= iteration) packed_.resize(iteration + 1);
+    backend::HostBuffer& packed = packed_[iteration];
+    if (packed.size() < total * 8) {  // kept across runs: pinning is slow
+      packed = backend::HostBuffer();
+      packed = device_->allocate_host(total * 8 + total, backend::HostMemory::pinned);
+    }
+    const auto packed_base =
+        static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(packed.data()));
+    const std::uint64_t window_units = window_bytes_ / 8;
+    for (std::uint64_t first = 0; first < total; first += window_units) {
+      const std::uint64_t units = std::min(window_units, total - first);
+      q.launch(pack_write_, cover, gpu_head_, cpu_head_, heap_, buckets_, arena_base, arena_end,
+               pack_units_, static_cast<std::uint32_t>(total), packed_base,
+               static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(units), pack_window_);
+      q.read_async(packed, first * 8, pack_window_, 0, units * 8).wait();
+    }
+    return total * 8;
+  }
+
   // Multi-valued's end of an iteration (6.3.3): the pages taken from the
   // pool this iteration (the first `taken` of free_host_) and those kept
   // before; with `keep`, a key page holding a key with a postponed value (its
@@ -629,7 +708,16 @@ class SepoPoint final : public workloads::WorkloadPoint {
   backend::Buffer gpu_head_, cpu_head_, lock_, group_page_, group_flags_, page_counter_, stats_,
       processed_, resume_, heap_;
   std::shared_ptr<backend::Program> program_;
-  backend::Kernel kernel_, fix_heads_, keep_resident_;
+  backend::Kernel kernel_, fix_heads_, keep_resident_, pack_count_, pack_write_;
+  // Packing (pack_iteration): each bucket's units then their starts, the
+  // device's window of the packed arena, the scan, and each iteration's
+  // packed arena (pinned, grown only: kept across runs).
+  bool pack_ = false;
+  std::uint64_t window_bytes_ = 0;
+  backend::Buffer pack_units_, pack_window_;
+  std::unique_ptr<blocks::BufferPool> pool_;
+  std::unique_ptr<blocks::Scan> scan_;
+  std::vector<backend::HostBuffer> packed_;
   backend::Buffer free_list_, page_flags_;
   std::vector<std::uint32_t> free_host_;       // the pool's page ids, as last written
   std::vector<std::uint32_t> page_iteration_;  // the iteration (arena) that took each page

@@ -43,6 +43,10 @@ std::string citations(std::uint32_t n, Pair pair) {
 }
 
 constexpr std::uint64_t kRoomy = 64 << 20;
+// What packing (the `pack` parameter, on by default) takes of the budget with
+// 4096 buckets: 4 B of units a bucket, the scan's sums (a bound: 1/64 B a
+// bucket and 8 KiB) and the window on the packed arena (32 B a bucket).
+constexpr std::uint64_t kPackingBytes4096 = 4096 * 4 + 4096 / 64 + 8192 + 4096 * 32;
 
 class HashTableTest : public DeviceTest {
  protected:
@@ -123,8 +127,9 @@ TEST_P(HashTableTest, PoolExhaustedOnTheFirstInsert) {
   // 4096 buckets in groups of 64: 64 groups need 64 pages of 4096 B.
   const Params params = {{"buckets", "4096"}, {"bucket_group", "64"}, {"page_bytes", "4096"}};
   // input, index, bucket arrays, group pages and flags, counters and stats,
-  // bitmap, resume points (4 B: a single-pair app).
-  const std::uint64_t fixed = 40 * 4000 + 8 + 4096 * 16 + 64 * 4 + 64 * 4 + 24 + 500 + 4;
+  // bitmap, resume points (4 B: a single-pair app), packing.
+  const std::uint64_t fixed =
+      40 * 4000 + 8 + 4096 * 16 + 64 * 4 + 64 * 4 + 24 + 500 + 4 + kPackingBytes4096;
   try {
     run(input, fixed + 10 * (4096 + 8), params);
     ADD_FAILURE() << "no error";
@@ -178,6 +183,34 @@ TEST_P(HashTableTest, EveryOrganizationAndAppInOneAndSeveralIterations) {
     EXPECT_GE(counter(r, "iterations"), 2);
     EXPECT_LE(counter(r, "iterations"), 4);
     EXPECT_GT(counter(r, "postponed_first_iteration"), 0);
+  }
+}
+
+// pack=0, the thesis' copy of the heap's pages, and pack=1, each iteration's
+// table packed on the GPU first (kernels/sepo_pack.clh): the reference's
+// answer either way, in one iteration and in several. Basic and combining
+// pack every iteration; multi-valued its last when no key page stayed on the
+// GPU (here, at least the roomy run's only one).
+TEST_P(HashTableTest, PackedAndPageCopiedTablesGiveTheSameAnswers) {
+  for (const Case& c : kCases) {
+    const std::string input = generate(c.dataset, 1 << 20);
+    for (const char* pack : {"0", "1"}) {
+      SCOPED_TRACE(std::string(c.variant) + " " + c.app + " pack=" + pack);
+      Params params = kSmallPages;
+      params["pack"] = pack;
+      const bool packs = std::string(pack) == "1";
+      const PointRun one = run(c.variant, c.app, input, kRoomy, params, 1);
+      EXPECT_EQ(one.validation, "");
+      EXPECT_EQ(counter(one, "packed_iterations"), packs ? 1 : 0);
+      const PointRun r = run(c.variant, c.app, input, budget_for(one, c.share, 1024), params);
+      EXPECT_EQ(r.validation, "");
+      EXPECT_GE(counter(r, "iterations"), 2);
+      if (!packs) {
+        EXPECT_EQ(counter(r, "packed_iterations"), 0);
+      } else if (std::string(c.variant) != "multi-valued") {
+        EXPECT_EQ(counter(r, "packed_iterations"), counter(r, "iterations"));
+      }
+    }
   }
 }
 
@@ -500,8 +533,9 @@ TEST_P(HashTableTest, MultiValuedPoolExhaustedOnTheFirstInsert) {
   const std::string input = generate("patent-citations", 18 * 4000, 3);
   const Params params = {{"buckets", "4096"}, {"bucket_group", "64"}, {"page_bytes", "4096"}};
   // input, index, bucket arrays, 128 group pages, 64 flags, counters and
-  // stats, bitmap, resume points (4 B: a single-pair app).
-  const std::uint64_t fixed = 18 * 4000 + 8 + 4096 * 16 + 128 * 4 + 64 * 4 + 24 + 500 + 4;
+  // stats, bitmap, resume points (4 B: a single-pair app), packing.
+  const std::uint64_t fixed =
+      18 * 4000 + 8 + 4096 * 16 + 128 * 4 + 64 * 4 + 24 + 500 + 4 + kPackingBytes4096;
   try {
     run("multi-valued", "patent-citation", input, fixed + 100 * (4096 + 8), params);
     ADD_FAILURE() << "no error";
