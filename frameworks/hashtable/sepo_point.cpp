@@ -178,7 +178,9 @@ class SepoPoint final : public workloads::WorkloadPoint {
     halt_groups_ = 0;
     waves_ = 1;
     lock_free_ = org_ == Organization::basic ? 0 : param_u32(ctx_.params, "lock_free");
-    pack_ = heap_kind_ == Heap::device && param_u32(ctx_.params, "pack") != 0;
+    // Multi-valued is never packed (sepo_pack.clh says why).
+    pack_ = heap_kind_ == Heap::device && org_ != Organization::multi_valued &&
+            param_u32(ctx_.params, "pack") != 0;
     if (org_ == Organization::basic && !pinned_) {
       const std::uint32_t percent = param_u32(ctx_.params, "halt_percent");
       halt_groups_ = std::max<std::uint32_t>(
@@ -277,7 +279,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
       // Staging for the heap's page copies (kept across runs: pinning is
       // slow); packing copies straight into pinned arenas, but multi-valued
       // may still copy pages.
-      if (!pack_ || org_ == Organization::multi_valued) {
+      if (!pack_) {
         const std::uint64_t chunk = std::min<std::uint64_t>(heap_bytes_, kStagingChunkBytes);
         if (staged_.chunk_bytes() != chunk) {
           staged_ = StagedCopy();
@@ -421,15 +423,11 @@ class SepoPoint final : public workloads::WorkloadPoint {
       const std::uint32_t postponed = c[1], halted = c[3];
       const std::uint64_t inserted = remaining - postponed - halted;
       std::uint64_t copied = taken;  // pinned: used in place
-      // Multi-valued packs an iteration only when no key page stays on the
-      // GPU before it or after it: its last, with none kept from before.
-      const bool pack_now = pack_ && (org_ != Organization::multi_valued ||
-                                      (retained.empty() && postponed == 0 && halted == 0));
       if (pinned_) {
         // Nothing to copy: the host reads the heap once the queue is done.
-      } else if (pack_now) {
+      } else if (pack_) {
         Stopwatch copy_clock;
-        heap_copied += pack_iteration(q, iterations - 1, base);
+        heap_copied += pack_iteration(q, iterations - 1);
         ++packed_iterations;
         copy_ms.push_back(copy_clock.elapsed_ms());
       } else if (org_ == Organization::multi_valued) {
@@ -446,7 +444,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
         copy_ms.push_back(copy_clock.elapsed_ms());
       }
       pages_used += copied;
-      if (!pinned_ && !pack_now) heap_copied += copied * page_bytes_;
+      if (!pinned_ && !pack_) heap_copied += copied * page_bytes_;
       if (iterations == 1) postponed_first = postponed;
       if (halted) ++halted_iterations;
       // A multi-pair record postponed after inserting a pair made progress.
@@ -591,14 +589,12 @@ class SepoPoint final : public workloads::WorkloadPoint {
   }
 
   // The iteration's table packed on the GPU into packed_[iteration], a window
-  // at a time (sepo_pack.clh): the insert built its CPU pointers from
-  // arena_base, the pack rewrites them into the packed arena and moves the
-  // buckets' CPU heads there. Returns the bytes copied.
-  std::uint64_t pack_iteration(backend::Queue& q, std::uint32_t iteration,
-                               std::uint64_t arena_base) {
-    const std::uint64_t arena_end = arena_base + heap_bytes_;
+  // at a time (sepo_pack.clh): the CPU pointers the insert built (into the
+  // iteration's arena, never written) rewritten into the packed arena, and
+  // the buckets' CPU heads moved there. Returns the bytes copied.
+  std::uint64_t pack_iteration(backend::Queue& q, std::uint32_t iteration) {
     const auto cover = backend::LaunchShape::cover(buckets_, kGroupSize);
-    q.launch(pack_count_, cover, gpu_head_, heap_, buckets_, arena_base, arena_end, pack_units_);
+    q.launch(pack_count_, cover, gpu_head_, heap_, buckets_, pack_units_);
     // The units fit 32 bits: at most the heap's bytes / 8 (32 GiB at most).
     const std::uint64_t total = scan_->exclusive(pack_units_, buckets_);
     if (total == 0) return 0;
@@ -613,9 +609,9 @@ class SepoPoint final : public workloads::WorkloadPoint {
     const std::uint64_t window_units = window_bytes_ / 8;
     for (std::uint64_t first = 0; first < total; first += window_units) {
       const std::uint64_t units = std::min(window_units, total - first);
-      q.launch(pack_write_, cover, gpu_head_, cpu_head_, heap_, buckets_, arena_base, arena_end,
-               pack_units_, static_cast<std::uint32_t>(total), packed_base,
-               static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(units), pack_window_);
+      q.launch(pack_write_, cover, gpu_head_, cpu_head_, heap_, buckets_, pack_units_,
+               static_cast<std::uint32_t>(total), packed_base, static_cast<std::uint32_t>(first),
+               static_cast<std::uint32_t>(units), pack_window_);
       q.read_async(packed, first * 8, pack_window_, 0, units * 8).wait();
     }
     return total * 8;
