@@ -66,10 +66,11 @@ std::uint64_t walk_buckets_parallel(
     const std::function<void(unsigned, std::span<const HostEntry>)>& visit, Organization org) {
   workers = std::max(1u, workers);
   const bool multi = org == Organization::multi_valued;
-  std::vector<std::uint64_t> entries(workers, 0);
+  std::vector<std::uint64_t> entries(workers, 0);  // written once a worker is done
   const std::size_t n = cpu_heads.size();
   parallel_for(workers, [&](unsigned w) {
     std::vector<HostEntry> chain;
+    std::uint64_t visited = 0;
     const std::size_t end = n * (w + 1) / workers;
     for (std::size_t b = n * w / workers; b < end; ++b) {
       // The head entries of the buckets a few ahead, fetched while this one
@@ -85,9 +86,10 @@ std::uint64_t walk_buckets_parallel(
       chain.clear();
       for (std::uint64_t p = cpu_heads[b]; p != 0;) chain.push_back(host_entry(p, multi, p));
       if (chain.empty()) continue;
-      entries[w] += chain.size();
+      visited += chain.size();
       visit(w, chain);
     }
+    entries[w] = visited;
   });
   std::uint64_t total = 0;
   for (std::uint64_t e : entries) total += e;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "harness/core/parallel.h"
+#include "harness/core/per_worker.h"
 
 namespace harness::hashtable {
 
@@ -16,8 +17,7 @@ std::unique_ptr<workloads::Output> CountingApp::collect(std::span<const std::uin
     std::int64_t count;
   };
   const unsigned workers = workers_for(heads.size(), 0, 16384);
-  std::vector<workloads::TableOutput> rows;
-  for (unsigned w = 0; w < workers; ++w) rows.emplace_back(1, 0, false);
+  PerWorker<workloads::TableOutput> rows(workers, 1u, 0u, false);
   entries = walk_buckets_parallel(
       heads, workers,
       [&rows](unsigned w, std::span<const HostEntry> chain) {
@@ -37,8 +37,7 @@ std::unique_ptr<workloads::Output> CountingApp::collect(std::span<const std::uin
         }
       },
       org);
-  return std::make_unique<workloads::TableOutput>(
-      workloads::TableOutput::concatenate(std::move(rows)));
+  return std::make_unique<workloads::TableOutput>(workloads::TableOutput::concatenate(rows.take()));
 }
 
 }  // namespace harness::hashtable

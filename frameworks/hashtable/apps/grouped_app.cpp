@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "harness/core/parallel.h"
+#include "harness/core/per_worker.h"
 
 namespace harness::hashtable {
 namespace {
@@ -19,8 +20,7 @@ std::unique_ptr<workloads::Output> GroupedApp::collect(std::span<const std::uint
                                                        Organization org,
                                                        std::uint64_t& entries) const {
   const unsigned workers = workers_for(heads.size(), 0, 16384);
-  std::vector<workloads::TableOutput> tables;
-  for (unsigned w = 0; w < workers; ++w) tables.push_back(table(org));
+  PerWorker<workloads::TableOutput> tables(workers, table(org));
   entries = walk_buckets_parallel(
       heads, workers,
       [this, org, &tables](unsigned w, std::span<const HostEntry> chain) {
@@ -42,7 +42,7 @@ std::unique_ptr<workloads::Output> GroupedApp::collect(std::span<const std::uint
         }
       },
       org);
-  return answer(workloads::TableOutput::concatenate(std::move(tables)), org);
+  return answer(workloads::TableOutput::concatenate(tables.take()), org);
 }
 
 std::unique_ptr<workloads::Output> GroupedApp::answer(workloads::TableOutput table,

@@ -17,6 +17,7 @@
 
 #include "frameworks/hashtable/sepo_app.h"
 #include "harness/core/parallel.h"
+#include "harness/core/per_worker.h"
 
 namespace harness::hashtable {
 
@@ -27,7 +28,7 @@ auto walk_distinct_rows(std::span<const std::uint64_t> heads, Organization org,
                         std::uint64_t& entries, RowOf row_of, KeyOf key_of, Add add) {
   using Row = decltype(row_of(std::declval<const HostEntry&>()));
   const unsigned workers = workers_for(heads.size(), 0, 16384);
-  std::vector<std::vector<Row>> rows(workers);
+  PerWorker<std::vector<Row>> rows(workers);
   entries = walk_buckets_parallel(
       heads, workers,
       [&](unsigned w, std::span<const HostEntry> chain) {
@@ -51,7 +52,7 @@ auto walk_distinct_rows(std::span<const std::uint64_t> heads, Organization org,
         out.erase(kept + 1, out.end());
       },
       org);
-  return rows;
+  return rows.take();
 }
 
 // Output: add_rows(std::vector<Row>) (keyed_rows_output.h); the rest as

@@ -2,6 +2,8 @@
 // once, in as many workers as workers_for says, and it returns that count.
 // harness/core/parallel_sort.h: gather_sorted_by_key orders the rows of its
 // pieces as a plain sort does, whatever the keys' spread.
+// harness/core/per_worker.h: each worker's value on cache lines no other
+// worker's value touches, built from the arguments given, taken in order.
 #include <gtest/gtest.h>
 #include <sched.h>
 
@@ -17,6 +19,7 @@
 #include "harness/core/host_cores.h"
 #include "harness/core/parallel.h"
 #include "harness/core/parallel_sort.h"
+#include "harness/core/per_worker.h"
 
 namespace harness {
 namespace {
@@ -127,6 +130,29 @@ TEST(ParallelSort, GatherSortedByKeyOrdersEveryRowOfEveryPiece) {
                              return x.key == y.key && x.payload == y.payload;
                            }))
         << name;
+  }
+}
+
+TEST(PerWorker, EachValueOnLinesOfItsOwn) {
+  PerWorker<std::vector<int>> rows(5, std::size_t{3}, 7);
+  ASSERT_EQ(rows.size(), 5u);
+  for (unsigned w = 0; w < rows.size(); ++w) {
+    EXPECT_EQ(rows[w], std::vector<int>(3, 7));
+    const auto at = reinterpret_cast<std::uintptr_t>(&rows[w]);
+    EXPECT_EQ(at % kCacheLineBytes, 0u) << w;
+    if (w > 0) {
+      const auto before = reinterpret_cast<std::uintptr_t>(&rows[w - 1]);
+      EXPECT_GE(at - before, kCacheLineBytes) << w;
+    }
+  }
+  parallel_for(rows.size(), [&](unsigned w) {
+    for (int i = 0; i < 1000; ++i) rows[w].push_back(static_cast<int>(w));
+  });
+  const std::vector<std::vector<int>> taken = rows.take();
+  ASSERT_EQ(taken.size(), 5u);
+  for (unsigned w = 0; w < taken.size(); ++w) {
+    ASSERT_EQ(taken[w].size(), 1003u);
+    EXPECT_EQ(taken[w].back(), static_cast<int>(w));
   }
 }
 
