@@ -4,6 +4,7 @@
 // starts, grep's reference and the hash table's index of page views use it.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "harness/core/cuts.h"
 #include "harness/core/host_cores.h"
 #include "harness/core/parallel.h"
+#include "harness/core/per_worker.h"
 
 namespace harness {
 
@@ -28,13 +30,18 @@ template <class Value, class Find>
 void append_over_line_pieces(const std::uint8_t* data, std::size_t size, unsigned pieces,
                              Find&& find, std::vector<Value>& out) {
   const std::vector<std::size_t> bounds = line_cuts(data, size, pieces);
-  std::vector<std::vector<Value>> parts(bounds.size() - 1);
-  parallel_for(static_cast<unsigned>(parts.size()),
-               [&](unsigned p) { find(bounds[p], bounds[p + 1], parts[p]); });
-  std::size_t total = out.size() + 1;
-  for (const auto& part : parts) total += part.size();
-  out.reserve(total);
-  for (const auto& part : parts) out.insert(out.end(), part.begin(), part.end());
+  const auto n = static_cast<unsigned>(bounds.size() - 1);
+  // Each piece's results on cache lines of their own (per_worker.h).
+  PerWorker<std::vector<Value>> parts(n);
+  parallel_for(n, [&](unsigned p) { find(bounds[p], bounds[p + 1], parts[p]); });
+  // Each part copied into its place on its own thread.
+  std::vector<std::size_t> at(n + 1, out.size());
+  for (unsigned p = 0; p < n; ++p) at[p + 1] = at[p] + parts[p].size();
+  out.reserve(at[n] + 1);
+  out.resize(at[n]);
+  parallel_for(n, [&](unsigned p) {
+    std::copy(parts[p].begin(), parts[p].end(), out.begin() + static_cast<std::ptrdiff_t>(at[p]));
+  });
 }
 
 // The same over default_line_pieces(size) pieces.
