@@ -2,10 +2,10 @@
 // key (netflix's user pairs, key-counts' keys, dna-assembly's packed parts).
 // A key inserted in several SePo iterations has an entry in each, all in its
 // bucket's chain: each worker walks a range of buckets, turns a chain's
-// entries into rows, sorts them by key and adds up each key's rows there (the
-// table's own combine), so its rows are distinct keys, appended in walk
-// order (no table to probe), and kept by the answer as they are (its
-// finish() sorts them, untimed).
+// entries into rows, sorts them by key (a short chain: looks back over them)
+// and adds up each key's rows there (the table's own combine), so its rows
+// are distinct keys, appended in walk order (no table to probe), and kept by
+// the answer as they are (its finish() sorts them, untimed).
 #pragma once
 
 #include <algorithm>
@@ -21,6 +21,10 @@
 
 namespace harness::hashtable {
 
+// Chains up to this long find a key's earlier row by looking back over the
+// chain's rows (at most 28 compares) instead of sorting them.
+inline constexpr std::size_t kShortChain = 8;
+
 // Each worker's rows, one per distinct key of its buckets: row_of(HostEntry)
 // -> Row; key_of(Row) -> u64; add(Row& into, const Row& more).
 template <class RowOf, class KeyOf, class Add>
@@ -33,8 +37,17 @@ auto walk_distinct_rows(std::span<const std::uint64_t> heads, Organization org,
       heads, workers,
       [&](unsigned w, std::span<const HostEntry> chain) {
         std::vector<Row>& out = rows[w];
-        if (chain.size() == 1) {  // most chains: nothing to add up
-          out.push_back(row_of(chain[0]));
+        if (chain.size() <= kShortChain) {  // most chains: a look back, no sort
+          const std::size_t first = out.size();
+          for (const HostEntry& e : chain) {
+            const Row row = row_of(e);
+            std::size_t i = first;
+            while (i < out.size() && key_of(out[i]) != key_of(row)) ++i;
+            if (i < out.size())
+              add(out[i], row);
+            else
+              out.push_back(row);
+          }
           return;
         }
         const auto first = static_cast<std::ptrdiff_t>(out.size());
