@@ -1,9 +1,11 @@
-// The walk of the apps whose answer groups each key's values (patent-citation,
-// geo-location, kv-pairs): under multi-valued a key entry lists its values,
-// under basic every record is its own entry, under combining a key's values
-// were combined into its entry. Either way the walk groups equal keys
-// (entries of several iterations, or of several records) into one row of the
-// workload's TableOutput; the app says what the row holds.
+// The walk of the apps whose answer groups each key's values into rows of a
+// TableOutput made in the walk (kv-pairs; patent-citation and geo-location
+// leave their grouping as the CPU-MT baseline does: id_lists.h): under
+// multi-valued a key entry lists its values, under basic every record is its
+// own entry, under combining a key's values were combined into its entry.
+// Either way the walk groups equal keys (entries of several iterations, or of
+// several records) into one row of the workload's TableOutput; the app says
+// what the row holds.
 #pragma once
 
 #include <memory>

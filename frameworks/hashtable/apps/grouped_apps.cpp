@@ -1,7 +1,7 @@
 // The MAP_GROUP apps on the SePo table: patent-citation (key = the cited
 // patent's 8 digits, value = the citing patent's number) and geo-location
 // (key = the location's bytes, value = the article id). The walk
-// (grouped_app.h) groups equal keys into the workloads' answer: key, count,
+// (id_lists.h) groups equal keys into the workloads' answer: key, count,
 // values.
 #include <fmt/format.h>
 
@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "frameworks/hashtable/apps/grouped_app.h"
+#include "frameworks/hashtable/apps/id_lists.h"
 #include "frameworks/workloads/geo_location/geo_location_format.h"
 #include "frameworks/workloads/group_by_key.h"
 #include "frameworks/workloads/patent_citation/patent_citation_format.h"
@@ -21,18 +21,19 @@ namespace harness::hashtable {
 namespace {
 
 // A row per key: the number of its values and the list of their first
-// words (the workloads' `key<TAB>count<TAB>ids` answer).
-class IdListApp : public GroupedApp {
- protected:
-  workloads::TableOutput table(Organization) const override {
-    return workloads::TableOutput(1, 0, true);
-  }
-  void add_row(workloads::TableOutput& table, std::string_view key,
-               std::span<const std::uint32_t* const> values, Organization) const override {
-    thread_local std::vector<std::int64_t> ids;
-    ids.clear();
-    for (const std::uint32_t* v : values) ids.push_back(v[0]);
-    workloads::group_by_key::add_group(table, key, ids, false);
+// words (the workloads' `key<TAB>count<TAB>ids` answer), left as the CPU-MT
+// baseline leaves it (apps/id_lists.h).
+class IdListApp : public SepoApp {
+ public:
+  std::unique_ptr<workloads::Output> collect(std::span<const std::uint64_t> heads, Organization org,
+                                             std::uint64_t& entries) const override {
+    // The key's bytes where they lie in the host arena (they stay there
+    // until the next run, after this run's answer is checked).
+    return collect_id_lists(
+        heads, org, entries, workloads::group_by_key::InputBytesKeys{}, [](const HostEntry& e) {
+          const auto* bytes = reinterpret_cast<const std::uint8_t*>(e.key);
+          return workloads::group_by_key::InputBytesKeys::Key{bytes, 0, e.key_bytes};
+        });
   }
 };
 
