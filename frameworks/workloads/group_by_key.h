@@ -66,6 +66,7 @@
 #include "frameworks/workloads/outputs.h"
 #include "harness/core/mix64.h"
 #include "harness/core/parallel.h"
+#include "harness/core/per_worker.h"
 
 namespace harness::workloads::group_by_key {
 
@@ -578,8 +579,8 @@ std::unique_ptr<TableOutput> count_in_parallel(const KeyOps& ops, unsigned threa
       parts[t][partition_of(ops.hash(k), partitions)].push_back({k, count});
     });
   });
-  std::vector<TableOutput> rows;
-  for (unsigned p = 0; p < partitions; ++p) rows.emplace_back(1, 0, false);
+  // Each partition's rows on cache lines of their own (per_worker.h).
+  PerWorker<TableOutput> rows(partitions, 1u, 0u, false);
   std::atomic<unsigned> next{0};
   parallel_for(threads, [&](unsigned) {
     for (unsigned p; (p = next++) < partitions;) {
@@ -597,7 +598,7 @@ std::unique_ptr<TableOutput> count_in_parallel(const KeyOps& ops, unsigned threa
       });
     }
   });
-  return std::make_unique<TableOutput>(TableOutput::concatenate(std::move(rows)));
+  return std::make_unique<TableOutput>(TableOutput::concatenate(rows.take()));
 }
 
 }  // namespace harness::workloads::group_by_key

@@ -91,12 +91,18 @@ void gather_sorted_by_key(const std::vector<std::span<const T>>& pieces, std::ve
   }
   std::vector<std::uint64_t> lo(chunks, ~std::uint64_t{0}), hi(chunks, 0);
   parallel_for(cores, [&](unsigned w) {
-    for (unsigned c = w; c < chunks; c += cores)
+    for (unsigned c = w; c < chunks; c += cores) {
+      // Kept in locals, written once: the neighbouring chunks' bounds share
+      // cache lines with these and are other workers'.
+      std::uint64_t chunk_lo = lo[c], chunk_hi = hi[c];
       for (const auto& seg : chunk[c])
         for (const T& row : seg) {
-          lo[c] = std::min(lo[c], key(row));
-          hi[c] = std::max(hi[c], key(row));
+          chunk_lo = std::min(chunk_lo, key(row));
+          chunk_hi = std::max(chunk_hi, key(row));
         }
+      lo[c] = chunk_lo;
+      hi[c] = chunk_hi;
+    }
   });
   const std::uint64_t first = *std::min_element(lo.begin(), lo.end());
   const std::uint64_t last = *std::max_element(hi.begin(), hi.end());

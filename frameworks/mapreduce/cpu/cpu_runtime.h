@@ -22,6 +22,7 @@
 #include "frameworks/mapreduce/cpu/pair_store.h"
 #include "frameworks/mapreduce/cpu/prefetch_batch.h"
 #include "harness/core/parallel.h"
+#include "harness/core/per_worker.h"
 #include "harness/core/stopwatch.h"
 #include "harness/dialect/dialect.h"
 

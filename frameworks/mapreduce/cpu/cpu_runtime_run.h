@@ -111,14 +111,16 @@ class CpuMapReduce final : public ::harness::mapreduce::Runtime {
   template <class Store>
   static ::harness::apps::KeyValueList to_key_value_list(const std::vector<Store>& outputs,
                                                          std::size_t pairs) {
-    std::vector<::harness::apps::KeyValueList> parts(outputs.size());
-    ::harness::cpu::parallel_for(static_cast<unsigned>(outputs.size()), [&](unsigned i) {
+    // Each store's list on cache lines of its own (per_worker.h).
+    ::harness::PerWorker<::harness::apps::KeyValueList> parts(
+        static_cast<unsigned>(outputs.size()));
+    ::harness::cpu::parallel_for(parts.size(), [&](unsigned i) {
       parts[i].reserve(outputs[i].size());
       outputs[i].append_to(parts[i]);
     });
     ::harness::apps::KeyValueList list;
     list.reserve(pairs);
-    for (auto& part : parts) std::move(part.begin(), part.end(), std::back_inserter(list));
+    for (auto& part : parts.take()) std::move(part.begin(), part.end(), std::back_inserter(list));
     return list;
   }
 
@@ -177,7 +179,8 @@ class CpuMapReduce final : public ::harness::mapreduce::Runtime {
   std::vector<::harness::cpu::PairStore<APP_OUT_T>> merge_reduce(
       const Job& job, std::vector<std::vector<Partition>>& tables) const {
     const auto parts = static_cast<unsigned>(tables.front().size());
-    std::vector<::harness::cpu::PairStore<APP_OUT_T>> outputs(parts);
+    // Each partition's pairs on cache lines of their own (per_worker.h).
+    ::harness::PerWorker<::harness::cpu::PairStore<APP_OUT_T>> outputs(parts);
     ::harness::cpu::parallel_for(parts, [&](unsigned p) {
       unsigned largest = 0;
       for (unsigned w = 1; w < threads_; ++w) {
@@ -202,7 +205,7 @@ class CpuMapReduce final : public ::harness::mapreduce::Runtime {
                    &values);
       });
     });
-    return outputs;
+    return outputs.take();
   }
 
   // Adds `from` to a key's value `into` (just created when `inserted`).
@@ -222,7 +225,8 @@ class CpuMapReduce final : public ::harness::mapreduce::Runtime {
   std::vector<::harness::cpu::PairStore<APP_VAL_T>> map_to_pairs(
       const Job& job, const Part& part, ::harness::cpu::ChunkQueue& queue,
       std::vector<std::uint64_t>& emitted) const {
-    std::vector<::harness::cpu::PairStore<APP_VAL_T>> outputs(threads_);
+    // Each thread's pairs on cache lines of their own (per_worker.h).
+    ::harness::PerWorker<::harness::cpu::PairStore<APP_VAL_T>> outputs(threads_);
     ::harness::cpu::parallel_for(threads_, [&](unsigned w) {
       if (fast()) {
         emitted[w] = FastMap::map(job.data, job.size, byte_chunks(job, part, queue),
@@ -234,7 +238,7 @@ class CpuMapReduce final : public ::harness::mapreduce::Runtime {
       map_records(job, part, queue, ctx);
       emitted[w] = ctx.emitted;
     });
-    return outputs;
+    return outputs.take();
   }
 #endif
 

@@ -14,6 +14,7 @@
 #include "frameworks/workloads/dna_assembly/dna_format.h"
 #include "frameworks/workloads/dna_assembly/dna_parts_output.h"
 #include "harness/core/parallel.h"
+#include "harness/core/per_worker.h"
 
 namespace harness::workloads {
 namespace {
@@ -59,19 +60,21 @@ class DnaAssembly final : public Workload {
       std::int64_t count = 0, left = 0, right = 0;
     };
     const unsigned shards = workers_for(size, 0, std::size_t{1} << 22);
-    std::vector<std::unordered_map<std::string, Seen>> parts(shards);
+    // Each shard's map on cache lines of its own (per_worker.h).
+    PerWorker<std::unordered_map<std::string, Seen>> shard_parts(shards);
     parallel_for(shards, [&](unsigned shard) {
       for (std::size_t at = 0; at < size; at += kRecordBytes) {
         const std::uint8_t* fragment = data + at + kFragmentAt;
         const std::string_view text(reinterpret_cast<const char*>(fragment) + kEdgeBases,
                                     kPartBases);
         if (std::hash<std::string_view>{}(text) % shards != shard) continue;
-        Seen& seen = parts[shard][std::string(text)];
+        Seen& seen = shard_parts[shard][std::string(text)];
         ++seen.count;
         seen.left |= std::int64_t{1} << edge_bit(fragment);
         seen.right |= std::int64_t{1} << edge_bit(fragment + kEdgeBases + kPartBases);
       }
     });
+    const std::vector<std::unordered_map<std::string, Seen>> parts = shard_parts.take();
     std::size_t distinct = 0;
     for (const auto& shard : parts) distinct += shard.size();
     auto out = parts_table();
