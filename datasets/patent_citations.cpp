@@ -50,7 +50,11 @@ Layout lay_out(std::uint64_t records, std::uint64_t seed, const ZipfTable& count
     for (std::uint64_t c = w; c < chunks; c += workers) {
       Rng rng(mix_seed(seed ^ kCountStream, c));
       std::uint64_t left = std::min(kPatentChunkRecords, records - c * kPatentChunkRecords);
-      for (; left > 0; ++patents_in[c]) left -= draw_count(counts, rng, left);
+      // Counted in a local, written once: the neighbouring chunks' counts
+      // share cache lines with this one and are other workers'.
+      std::uint64_t patents = 0;
+      for (; left > 0; ++patents) left -= draw_count(counts, rng, left);
+      patents_in[c] = patents;
     }
   });
   Layout layout;
