@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,18 @@ class SepoApp {
   virtual std::unique_ptr<workloads::Output> collect(std::span<const std::uint64_t> cpu_heads,
                                                      Organization org,
                                                      std::uint64_t& entries) const = 0;
+  // The bytes of the answer's row where it is an entry's key and value words
+  // as they are (every entry of the same size); 0: no such row. A combining
+  // table of one iteration, whose keys are then distinct, is taken as rows
+  // packed on the GPU (kernels/sepo_pack.clh's ht_pack_rows) instead of
+  // walked.
+  virtual std::uint32_t row_bytes() const { return 0; }
+  // Timed: the answer from `count` such rows at `rows`, which stay in place
+  // until the next run (after this run's answer is checked).
+  virtual std::unique_ptr<workloads::Output> collect_rows(const std::uint8_t*,
+                                                          std::uint64_t) const {
+    throw std::logic_error(name() + ": no rows of entry words");
+  }
 };
 
 const SepoApp& netflix_app();

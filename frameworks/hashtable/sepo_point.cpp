@@ -320,11 +320,20 @@ class SepoPoint final : public workloads::WorkloadPoint {
     if (pack_) {
       pack_count_ = program_->kernel("ht_pack_count");
       pack_write_ = program_->kernel("ht_pack_write");
+      pack_rows_ = program_->kernel("ht_pack_rows");
     }
+    // Rows of entry words (sepo_app.h's row_bytes): every entry the row's
+    // words after its header.
+    row_bytes_ = 0;
+    if (pack_ && org_ == Organization::combining && app_.row_bytes() &&
+        entry_bytes(org_, shape.max_key_bytes, shape.value_bytes) ==
+            kEntryHeaderBytes + app_.row_bytes())
+      row_bytes_ = app_.row_bytes();
   }
 
   Measurement run_once() override {
     last_.reset();
+    rows_taken_ = 0;
     retained_pages_ = 0;
     evictions_ = 0;
     Measurement m;
@@ -427,7 +436,12 @@ class SepoPoint final : public workloads::WorkloadPoint {
         // Nothing to copy: the host reads the heap once the queue is done.
       } else if (pack_) {
         Stopwatch copy_clock;
-        heap_copied += pack_iteration(q, iterations - 1);
+        // One iteration, every record in: the table's keys are distinct, and
+        // an app whose rows are its entries' words takes them as rows.
+        if (row_bytes_ && iterations == 1 && postponed == 0 && halted == 0)
+          heap_copied += pack_rows(q);
+        else
+          heap_copied += pack_iteration(q, iterations - 1);
         ++packed_iterations;
         copy_ms.push_back(copy_clock.elapsed_ms());
       } else if (org_ == Organization::multi_valued) {
@@ -459,11 +473,17 @@ class SepoPoint final : public workloads::WorkloadPoint {
     }
     if (pinned_) q.finish();  // the kernels' writes to the heap, visible to the host
     const std::vector<backend::TimedSpan> spans = q.take_spans();
-    // The final table, readable on the CPU through its CPU pointers.
+    // The final table, readable on the CPU through its CPU pointers, or
+    // taken as rows.
     Stopwatch walk_clock;
-    std::vector<std::uint64_t> heads(buckets_);
-    q.read(heads.data(), cpu_head_, 0, buckets_ * 8ull);
-    last_ = app_.collect(heads, org_, entries_);
+    if (rows_taken_) {
+      last_ = app_.collect_rows(static_cast<const std::uint8_t*>(rows_host_.data()), rows_taken_);
+      entries_ = rows_taken_;
+    } else {
+      std::vector<std::uint64_t> heads(buckets_);
+      q.read(heads.data(), cpu_head_, 0, buckets_ * 8ull);
+      last_ = app_.collect(heads, org_, entries_);
+    }
     const double walk_ms = walk_clock.elapsed_ms();
     m.total_ms = clock.elapsed_ms();
     std::map<std::string, double> phase;
@@ -486,6 +506,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
     m.counters["iterations"] = iterations;
     m.counters["halted_iterations"] = halted_iterations;
     m.counters["packed_iterations"] = packed_iterations;
+    m.counters["packed_rows"] = static_cast<double>(rows_taken_);
     m.counters["postponed_first_iteration"] = static_cast<double>(postponed_first);
     m.counters["buckets"] = buckets_;
     m.counters["bucket_groups"] = groups_;
@@ -617,6 +638,31 @@ class SepoPoint final : public workloads::WorkloadPoint {
     return total * 8;
   }
 
+  // The only iteration's table as the answer's rows (ht_pack_rows), a window
+  // at a time, into rows_host_ (pinned, grown only). Returns the bytes copied.
+  std::uint64_t pack_rows(backend::Queue& q) {
+    const auto cover = backend::LaunchShape::cover(buckets_, kGroupSize);
+    q.launch(pack_count_, cover, gpu_head_, heap_, buckets_, pack_units_);
+    const std::uint64_t total = scan_->exclusive(pack_units_, buckets_);
+    const std::uint32_t entry_units = (kEntryHeaderBytes + row_bytes_) / 8;
+    const std::uint64_t rows = total / entry_units;
+    if (rows == 0) return 0;
+    if (rows_host_.size() < rows * row_bytes_) {
+      rows_host_ = backend::HostBuffer();
+      rows_host_ = device_->allocate_host(rows * row_bytes_ + rows, backend::HostMemory::pinned);
+    }
+    const std::uint64_t window_rows = window_bytes_ / row_bytes_;
+    for (std::uint64_t first = 0; first < rows; first += window_rows) {
+      const std::uint64_t n = std::min(window_rows, rows - first);
+      q.launch(pack_rows_, cover, gpu_head_, heap_, buckets_, pack_units_,
+               static_cast<std::uint32_t>(total), entry_units, row_bytes_ / 4,
+               static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(n), pack_window_);
+      q.read_async(rows_host_, first * row_bytes_, pack_window_, 0, n * row_bytes_).wait();
+    }
+    rows_taken_ = rows;
+    return rows * row_bytes_;
+  }
+
   // Multi-valued's end of an iteration (6.3.3): the pages taken from the
   // pool this iteration (the first `taken` of free_host_) and those kept
   // before; with `keep`, a key page holding a key with a postponed value (its
@@ -704,7 +750,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
   backend::Buffer gpu_head_, cpu_head_, lock_, group_page_, group_flags_, page_counter_, stats_,
       processed_, resume_, heap_;
   std::shared_ptr<backend::Program> program_;
-  backend::Kernel kernel_, fix_heads_, keep_resident_, pack_count_, pack_write_;
+  backend::Kernel kernel_, fix_heads_, keep_resident_, pack_count_, pack_write_, pack_rows_;
   // Packing (pack_iteration): each bucket's units then their starts, the
   // device's window of the packed arena, the scan, and each iteration's
   // packed arena (pinned, grown only: kept across runs).
@@ -714,6 +760,11 @@ class SepoPoint final : public workloads::WorkloadPoint {
   std::unique_ptr<blocks::BufferPool> pool_;
   std::unique_ptr<blocks::Scan> scan_;
   std::vector<backend::HostBuffer> packed_;
+  // Rows of entry words (pack_rows): their bytes (0: the app has none), the
+  // rows the last run took, and where they are (pinned, grown only).
+  std::uint32_t row_bytes_ = 0;
+  std::uint64_t rows_taken_ = 0;
+  backend::HostBuffer rows_host_;
   backend::Buffer free_list_, page_flags_;
   std::vector<std::uint32_t> free_host_;       // the pool's page ids, as last written
   std::vector<std::uint32_t> page_iteration_;  // the iteration (arena) that took each page
