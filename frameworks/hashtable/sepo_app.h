@@ -60,11 +60,12 @@ class SepoApp {
   virtual std::unique_ptr<workloads::Output> collect(std::span<const std::uint64_t> cpu_heads,
                                                      Organization org,
                                                      std::uint64_t& entries) const = 0;
-  // The bytes of the answer's row where it is an entry's key and value words
-  // as they are (every entry of the same size); 0: no such row. A combining
-  // table of one iteration, whose keys are then distinct, is taken as rows
-  // packed on the GPU (kernels/sepo_pack.clh's ht_pack_rows) instead of
-  // walked.
+  // The bytes of the answer's row that kernels/sepo_pack.clh's ht_pack_rows
+  // writes for an entry (its key and value words as they are, or the app
+  // file's HT_APP_ROW); 0: no such row. Every entry of such an app has the
+  // same size (the largest key and value). A combining table of one
+  // iteration, whose keys are then distinct, is taken as these rows instead
+  // of walked.
   virtual std::uint32_t row_bytes() const { return 0; }
   // Timed: the answer from `count` such rows at `rows`, which stay in place
   // until the next run (after this run's answer is checked).

@@ -322,13 +322,10 @@ class SepoPoint final : public workloads::WorkloadPoint {
       pack_write_ = program_->kernel("ht_pack_write");
       pack_rows_ = program_->kernel("ht_pack_rows");
     }
-    // Rows of entry words (sepo_app.h's row_bytes): every entry the row's
-    // words after its header.
-    row_bytes_ = 0;
-    if (pack_ && org_ == Organization::combining && app_.row_bytes() &&
-        entry_bytes(org_, shape.max_key_bytes, shape.value_bytes) ==
-            kEntryHeaderBytes + app_.row_bytes())
-      row_bytes_ = app_.row_bytes();
+    // Rows made on the GPU (sepo_app.h's row_bytes); every entry the
+    // largest.
+    row_bytes_ = pack_ && org_ == Organization::combining ? app_.row_bytes() : 0;
+    entry_units_ = entry_bytes(org_, shape.max_key_bytes, shape.value_bytes) / 8;
   }
 
   Measurement run_once() override {
@@ -644,7 +641,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
     const auto cover = backend::LaunchShape::cover(buckets_, kGroupSize);
     q.launch(pack_count_, cover, gpu_head_, heap_, buckets_, pack_units_);
     const std::uint64_t total = scan_->exclusive(pack_units_, buckets_);
-    const std::uint32_t entry_units = (kEntryHeaderBytes + row_bytes_) / 8;
+    const std::uint32_t entry_units = entry_units_;
     const std::uint64_t rows = total / entry_units;
     if (rows == 0) return 0;
     if (rows_host_.size() < rows * row_bytes_) {
@@ -762,7 +759,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
   std::vector<backend::HostBuffer> packed_;
   // Rows of entry words (pack_rows): their bytes (0: the app has none), the
   // rows the last run took, and where they are (pinned, grown only).
-  std::uint32_t row_bytes_ = 0;
+  std::uint32_t row_bytes_ = 0, entry_units_ = 0;
   std::uint64_t rows_taken_ = 0;
   backend::HostBuffer rows_host_;
   backend::Buffer free_list_, page_flags_;

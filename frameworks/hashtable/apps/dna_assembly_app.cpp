@@ -23,6 +23,14 @@ class DnaAssemblyApp final : public SepoApp {
   RecordShape shape(const std::uint8_t*, std::size_t size) const override {
     return {size / dna::kRecordBytes, dna::kPartBases, 12};
   }
+  // A one-iteration table's rows are PartSlots made on the GPU
+  // (apps/dna_assembly.clh's HT_APP_ROW), viewed by the answer as they lie.
+  std::uint32_t row_bytes() const override { return sizeof(dna::PartSlot); }
+  std::unique_ptr<workloads::Output> collect_rows(const std::uint8_t* rows,
+                                                  std::uint64_t count) const override {
+    return std::make_unique<dna::PackedPartsOutput>(
+        std::span<const dna::PartSlot>(reinterpret_cast<const dna::PartSlot*>(rows), count));
+  }
   // Each worker walks a range of buckets. A part's entries (one per
   // iteration that inserted it) share its bucket's chain, so they are
   // combined there and each worker's rows are distinct parts
