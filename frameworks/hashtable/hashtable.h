@@ -4,10 +4,12 @@
 // again over the postponed records (README.md says what is done and next).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace harness::hashtable {
@@ -79,6 +81,34 @@ std::uint64_t walk_buckets_parallel(
     std::span<const std::uint64_t> cpu_heads, unsigned workers,
     const std::function<void(unsigned worker, std::span<const HostEntry> chain)>& visit,
     Organization org);
+
+// An entry's key bytes.
+inline std::string_view key_bytes(const HostEntry& e) {
+  return std::string_view(reinterpret_cast<const char*>(e.key), e.key_bytes);
+}
+
+// Calls fn(same_key) with the entries of each key of a bucket's chain (a
+// std::span<const HostEntry* const>: a key's entries of several iterations,
+// or under basic of several records, in chain order), keys in byte order.
+// A multi-valued key entry whose values were all postponed (count 0) is left
+// out.
+template <class Fn>
+void for_each_key(std::span<const HostEntry> chain, Fn&& fn) {
+  thread_local std::vector<const HostEntry*> order;  // kept: a chain is short
+  order.clear();
+  for (const HostEntry& e : chain)
+    if (e.count != 0) order.push_back(&e);
+  if (order.size() > 1)
+    std::stable_sort(order.begin(), order.end(), [](const HostEntry* a, const HostEntry* b) {
+      return key_bytes(*a) < key_bytes(*b);
+    });
+  for (std::size_t i = 0; i < order.size();) {
+    std::size_t j = i + 1;
+    while (j < order.size() && key_bytes(*order[j]) == key_bytes(*order[i])) ++j;
+    fn(std::span<const HostEntry* const>(order.data() + i, j - i));
+    i = j;
+  }
+}
 
 // Calls `fn` with each value's words of a multi-valued entry (newest first),
 // or with the one value of a basic or combining entry.

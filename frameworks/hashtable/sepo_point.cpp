@@ -277,8 +277,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
     } else {
       heap_ = device_->allocate(heap_bytes_);
       // Staging for the heap's page copies (kept across runs: pinning is
-      // slow); packing copies straight into pinned arenas, but multi-valued
-      // may still copy pages.
+      // slow); packing copies straight into pinned arenas.
       if (!pack_) {
         const std::uint64_t chunk = std::min<std::uint64_t>(heap_bytes_, kStagingChunkBytes);
         if (staged_.chunk_bytes() != chunk) {
@@ -366,10 +365,13 @@ class SepoPoint final : public workloads::WorkloadPoint {
             "hashtable/{}: the pinned heap of {} pages of {} B, sized for the whole table, left "
             "{} records postponed",
             name(), pages_, page_bytes_, remaining));
-      if (!pinned_ && iterations == arenas_.size())
+      // Packing rewrites every CPU pointer the insert builds into this
+      // iteration (pack_iteration, pack_rows): no arena to build them from.
+      if (!pinned_ && !pack_ && iterations == arenas_.size())
         arenas_.push_back(std::unique_ptr<std::uint8_t[]>(new std::uint8_t[heap_bytes_]));
-      const auto base = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(
-          pinned_ ? host_heap_.data() : arenas_[iterations].get()));
+      const auto base = pack_ ? std::uint64_t{0}
+                              : static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(
+                                    pinned_ ? host_heap_.data() : arenas_[iterations].get()));
       ++iterations;
       q.begin_span("reset");
       std::uint32_t free_pages = pages_;
@@ -606,22 +608,34 @@ class SepoPoint final : public workloads::WorkloadPoint {
     return true;
   }
 
+  // Each bucket's packed units (ht_pack_count), scanned in place into the
+  // chains' starts; returns the units in all (a wait for the queue). They fit
+  // 32 bits: at most the heap's bytes / 8 (32 GiB at most).
+  std::uint64_t count_pack_units(backend::Queue& q) {
+    q.launch(pack_count_, backend::LaunchShape::cover(buckets_, kGroupSize), gpu_head_, heap_,
+             buckets_, pack_units_);
+    return scan_->exclusive(pack_units_, buckets_);
+  }
+
+  // `buffer` made pinned host memory of at least `bytes` (grown only, with
+  // an eighth to spare, and kept across runs: pinning is slow).
+  void grow_pinned(backend::HostBuffer& buffer, std::uint64_t bytes) {
+    if (buffer.size() >= bytes) return;
+    buffer = backend::HostBuffer();  // freed first: peak memory stays at one copy
+    buffer = device_->allocate_host(bytes + bytes / 8, backend::HostMemory::pinned);
+  }
+
   // The iteration's table packed on the GPU into packed_[iteration], a window
-  // at a time (sepo_pack.clh): the CPU pointers the insert built (into the
-  // iteration's arena, never written) rewritten into the packed arena, and
-  // the buckets' CPU heads moved there. Returns the bytes copied.
+  // at a time (sepo_pack.clh): the CPU pointers the insert built (from base
+  // 0, never followed) rewritten into the packed arena, and the buckets' CPU
+  // heads moved there. Returns the bytes copied.
   std::uint64_t pack_iteration(backend::Queue& q, std::uint32_t iteration) {
     const auto cover = backend::LaunchShape::cover(buckets_, kGroupSize);
-    q.launch(pack_count_, cover, gpu_head_, heap_, buckets_, pack_units_);
-    // The units fit 32 bits: at most the heap's bytes / 8 (32 GiB at most).
-    const std::uint64_t total = scan_->exclusive(pack_units_, buckets_);
+    const std::uint64_t total = count_pack_units(q);
     if (total == 0) return 0;
     if (packed_.size() <= iteration) packed_.resize(iteration + 1);
     backend::HostBuffer& packed = packed_[iteration];
-    if (packed.size() < total * 8) {  // kept across runs: pinning is slow
-      packed = backend::HostBuffer();
-      packed = device_->allocate_host(total * 8 + total, backend::HostMemory::pinned);
-    }
+    grow_pinned(packed, total * 8);
     const auto packed_base =
         static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(packed.data()));
     const std::uint64_t window_units = window_bytes_ / 8;
@@ -639,15 +653,11 @@ class SepoPoint final : public workloads::WorkloadPoint {
   // at a time, into rows_host_ (pinned, grown only). Returns the bytes copied.
   std::uint64_t pack_rows(backend::Queue& q) {
     const auto cover = backend::LaunchShape::cover(buckets_, kGroupSize);
-    q.launch(pack_count_, cover, gpu_head_, heap_, buckets_, pack_units_);
-    const std::uint64_t total = scan_->exclusive(pack_units_, buckets_);
+    const std::uint64_t total = count_pack_units(q);
     const std::uint32_t entry_units = entry_units_;
     const std::uint64_t rows = total / entry_units;
     if (rows == 0) return 0;
-    if (rows_host_.size() < rows * row_bytes_) {
-      rows_host_ = backend::HostBuffer();
-      rows_host_ = device_->allocate_host(rows * row_bytes_ + rows, backend::HostMemory::pinned);
-    }
+    grow_pinned(rows_host_, rows * row_bytes_);
     const std::uint64_t window_rows = window_bytes_ / row_bytes_;
     for (std::uint64_t first = 0; first < rows; first += window_rows) {
       const std::uint64_t n = std::min(window_rows, rows - first);
@@ -722,8 +732,9 @@ class SepoPoint final : public workloads::WorkloadPoint {
         .reads(level::h2d, ctx_.input_size, "copy_in")
         .reads(level::dram, ctx_.input_size, "insert");
     // Pinned heap: the entries, written over the link as they are inserted.
-    // Else the heap's copy: over the link into pinned staging, then spread
-    // into the arenas on the host (staged_copy.h), so the pinned rate bounds it.
+    // Else the heap's copy: the packed table (or rows) into pinned arenas, or
+    // the pages over the link into pinned staging, then spread into the
+    // arenas on the host (staged_copy.h); the pinned rate bounds both.
     if (pinned_)
       w.writes(level::d2h, heap_used_, "insert", "d2h_pinned");
     else
@@ -769,7 +780,8 @@ class SepoPoint final : public workloads::WorkloadPoint {
   std::uint64_t evictions_ = 0;  // iterations whose pending key pages were copied anyway
   StagedCopy staged_;            // the heap's copies into the arenas
   // One host arena per iteration, heap-sized (only the copied pages are
-  // touched); kept across runs: the CPU pointers point into them.
+  // touched); kept across runs: the CPU pointers point into them. None when
+  // packing (packed_ instead).
   std::vector<std::unique_ptr<std::uint8_t[]>> arenas_;
   // Heap::pinned: the heap, mapped pinned host memory (device_view() for the
   // kernels); the final table is walked in it.

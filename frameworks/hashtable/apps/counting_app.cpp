@@ -23,8 +23,7 @@ std::unique_ptr<workloads::Output> CountingApp::collect(std::span<const std::uin
       [&rows](unsigned w, std::span<const HostEntry> chain) {
         thread_local std::vector<Count> keys;
         keys.clear();
-        for (const HostEntry& e : chain)
-          keys.push_back({{reinterpret_cast<const char*>(e.key), e.key_bytes}, e.value[0]});
+        for (const HostEntry& e : chain) keys.push_back({key_bytes(e), e.value[0]});
         if (keys.size() > 1)
           std::sort(keys.begin(), keys.end(),
                     [](const Count& a, const Count& b) { return a.key < b.key; });

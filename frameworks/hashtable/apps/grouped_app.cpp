@@ -1,6 +1,5 @@
 #include "frameworks/hashtable/apps/grouped_app.h"
 
-#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -8,13 +7,6 @@
 #include "harness/core/per_worker.h"
 
 namespace harness::hashtable {
-namespace {
-
-std::string_view key_of(const HostEntry& e) {
-  return std::string_view(reinterpret_cast<const char*>(e.key), e.key_bytes);
-}
-
-}  // namespace
 
 std::unique_ptr<workloads::Output> GroupedApp::collect(std::span<const std::uint64_t> heads,
                                                        Organization org,
@@ -24,22 +16,13 @@ std::unique_ptr<workloads::Output> GroupedApp::collect(std::span<const std::uint
   entries = walk_buckets_parallel(
       heads, workers,
       [this, org, &tables](unsigned w, std::span<const HostEntry> chain) {
-        thread_local std::vector<const HostEntry*> order;  // kept: a chain is short
         thread_local std::vector<const std::uint32_t*> values;
-        order.clear();
-        for (const HostEntry& e : chain) {
-          if (e.count != 0) order.push_back(&e);  // 0: a key entry whose values were postponed
-        }
-        std::stable_sort(order.begin(), order.end(), [](const HostEntry* a, const HostEntry* b) {
-          return key_of(*a) < key_of(*b);
-        });
-        for (std::size_t i = 0; i < order.size();) {
-          const std::string_view key = key_of(*order[i]);
+        for_each_key(chain, [&](std::span<const HostEntry* const> same_key) {
           values.clear();
-          for (; i < order.size() && key_of(*order[i]) == key; ++i)
-            for_each_value(*order[i], [](const std::uint32_t* v) { values.push_back(v); });
-          add_row(tables[w], key, values, org);
-        }
+          for (const HostEntry* e : same_key)
+            for_each_value(*e, [](const std::uint32_t* v) { values.push_back(v); });
+          add_row(tables[w], key_bytes(*same_key[0]), values, org);
+        });
       },
       org);
   return answer(workloads::TableOutput::concatenate(tables.take()), org);

@@ -10,10 +10,8 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <span>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -36,30 +34,18 @@ std::unique_ptr<workloads::Output> collect_id_lists(std::span<const std::uint64_
     std::vector<std::uint64_t> offsets{0};
     std::vector<std::uint32_t> values;
   };
-  const auto bytes_of = [](const HostEntry* e) {
-    return std::string_view(reinterpret_cast<const char*>(e->key), e->key_bytes);
-  };
   const unsigned workers = workers_for(heads.size(), 0, 16384);
   PerWorker<Part> parts(workers);
   entries = walk_buckets_parallel(
       heads, workers,
       [&](unsigned w, std::span<const HostEntry> chain) {
-        thread_local std::vector<const HostEntry*> order;
-        order.clear();
-        for (const HostEntry& e : chain)
-          if (e.count != 0) order.push_back(&e);  // 0: a key entry whose values were postponed
-        if (order.size() > 1)
-          std::stable_sort(order.begin(), order.end(), [&](const HostEntry* a, const HostEntry* b) {
-            return bytes_of(a) < bytes_of(b);
-          });
         Part& part = parts[w];
-        for (std::size_t i = 0; i < order.size();) {
-          const std::string_view key = bytes_of(order[i]);
-          part.keys.push_back(key_of(*order[i]));
-          for (; i < order.size() && bytes_of(order[i]) == key; ++i)
-            for_each_value(*order[i], [&](const std::uint32_t* v) { part.values.push_back(v[0]); });
+        for_each_key(chain, [&](std::span<const HostEntry* const> same_key) {
+          part.keys.push_back(key_of(*same_key[0]));
+          for (const HostEntry* e : same_key)
+            for_each_value(*e, [&](const std::uint32_t* v) { part.values.push_back(v[0]); });
           part.offsets.push_back(part.values.size());
-        }
+        });
       },
       org);
   auto out = std::make_unique<Grouped>(ops, workers);
