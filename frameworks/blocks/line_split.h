@@ -23,11 +23,26 @@ class LineSplit {
   // The offsets buffer of the last split.
   backend::Buffer& starts() { return *starts_; }
 
+  // The same starts as u64 into `starts` (the hash table family's record
+  // index), which holds `capacity` of them: lines + 1 with the end. With
+  // skip_empty a line that is empty ("\n", "\r\n", a last "\r") is no
+  // record. Returns the lines found; when more than capacity - 1, nothing is
+  // written (the caller's count of records was wrong). A wait for the queue.
+  std::uint32_t split_wide(const backend::Buffer& input, std::uint32_t size, bool skip_empty,
+                           backend::Buffer& starts, std::uint64_t capacity);
+  // Device bytes a split of `size` bytes takes from the pool (the segments'
+  // counts and the scan's sums, a bound), beside the starts.
+  static std::uint64_t pool_bytes(std::uint64_t size);
+
  private:
+  // Counts each segment's lines and scans the counts; returns the lines.
+  std::uint32_t count(const backend::Buffer& input, std::uint32_t size, bool skip_empty,
+                      backend::Buffer& counts);
+
   BufferPool& pool_;
   Scan scan_;
   std::shared_ptr<backend::Program> program_;
-  backend::Kernel count_, write_;
+  backend::Kernel count_, write_, write_wide_;
   backend::Buffer* starts_ = nullptr;
 };
 

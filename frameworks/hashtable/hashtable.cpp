@@ -137,7 +137,8 @@ void register_organization(Organization org, Heap heap, std::vector<std::string>
         "bucket's chain laid out whole, bucket after bucket, its CPU pointers rewritten; "
         "kernels/sepo_pack.clh), copied into pinned host memory, and walked in memory order; "
         "0: the heap's used pages copied as they are (the thesis, section 6.3.3). Multi-valued "
-        "is never packed (a hot key's value list would be one work-item's serial walk)"));
+        "packs a table of one iteration, each key's values laid out after it, when no value list "
+        "is longer than 4096 (one work-item walks each list; counter longest_list)"));
   // A pinned heap holds the whole table: no postponement, so no halt policy.
   if (org == Organization::basic && heap == Heap::device) {
     v.params.push_back(unsigned_param(

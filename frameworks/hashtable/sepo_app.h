@@ -51,6 +51,11 @@ class SepoApp {
   virtual RecordShape shape(const std::uint8_t* data, std::size_t size) const = 0;
   // Whether records vary in length: index() gives their offsets.
   virtual bool indexed() const { return false; }
+  // Records that are lines, found on the device instead of by index()
+  // (DeviceInput, blocks::LineSplit): every line, or the non-empty ones
+  // ("\r" ends none); `none`: index() on the host.
+  enum class DeviceLines { none, every_line, non_empty_lines };
+  virtual DeviceLines device_lines() const { return DeviceLines::none; }
   // Timed, for records of varying length: each record's byte offset (the
   // kernel's `index`), and may add the input's size last (records + 1
   // offsets: the device index has room); fixed-length records leave it empty.

@@ -9,7 +9,9 @@
 // With `pack` (the default) an iteration's table is instead packed on the GPU
 // (kernels/sepo_pack.clh) a window at a time and copied into a pinned packed
 // arena of its own, so only live entries cross the link and the walk reads
-// each bucket's chain where it lies, in order.
+// each bucket's chain where it lies, in order. Multi-valued packs only a
+// table of one iteration whose value lists are short enough
+// (kMaxPackedList); the others are copied page by page.
 // With Heap::pinned (figure 6.11) the heap is mapped pinned host memory the
 // kernel writes in place, sized for the whole table: one iteration, no copy,
 // and the CPU pointers point into that memory itself.
@@ -58,6 +60,10 @@ constexpr std::uint64_t kStagingChunkBytes = std::uint64_t{32} << 20;
 constexpr std::uint64_t kPackWindowBytesPerBucket = 32;
 constexpr std::uint64_t kMinPackWindowBytes = 4096;
 constexpr std::uint64_t kMaxPackWindowBytes = std::uint64_t{16} << 20;
+// Multi-valued's longest value list that is packed: one work-item walks a
+// list through its CPU pointers, one dependent load a value (a few hundred
+// ns from L2 on an H100), so a list of 4096 costs about a millisecond.
+constexpr std::uint32_t kMaxPackedList = 4096;
 
 // The most pages `records` entries of at most `largest` bytes (`bytes` in
 // all, at most) take once full: a page is replaced only when an entry does
@@ -75,7 +81,7 @@ std::uint64_t full_pages_bound(std::uint64_t records, std::uint64_t bytes, std::
 // The pages one iteration can take at most, every pair inserted (the
 // pinned heap's size): each pair makes at most one entry (multi-valued:
 // one key entry and one value entry), each bucket group (and kind) has one
-// page not yet full, and multi-valued's key pages leave `groups` pages to
+// page not yet full, and multi-valued's key pages leave 2 * `groups` pages to
 // values (ht_insert_multi_valued's key_limit).
 std::uint64_t whole_table_pages(Organization org, const RecordShape& shape, std::uint32_t groups,
                                 std::uint32_t page_bytes) {
@@ -91,7 +97,7 @@ std::uint64_t whole_table_pages(Organization org, const RecordShape& shape, std:
     return full_pages_bound(n, n * (kMvKeyHeaderBytes + 10) + keys,
                             align(kMvKeyHeaderBytes + 4 * ((shape.max_key_bytes + 3) / 4)),
                             page_bytes) +
-           full_pages_bound(n, n * value_entry, value_entry, page_bytes) + 3ull * groups;
+           full_pages_bound(n, n * value_entry, value_entry, page_bytes) + 4ull * groups;
   }
   return full_pages_bound(n, n * (kEntryHeaderBytes + value + 10) + keys,
                           entry_bytes(org, shape.max_key_bytes, shape.value_bytes), page_bytes) +
@@ -178,9 +184,10 @@ class SepoPoint final : public workloads::WorkloadPoint {
     halt_groups_ = 0;
     waves_ = 1;
     lock_free_ = org_ == Organization::basic ? 0 : param_u32(ctx_.params, "lock_free");
-    // Multi-valued is never packed (sepo_pack.clh says why).
-    pack_ = heap_kind_ == Heap::device && org_ != Organization::multi_valued &&
-            param_u32(ctx_.params, "pack") != 0;
+    pack_ = heap_kind_ == Heap::device && param_u32(ctx_.params, "pack") != 0;
+    // Multi-valued packs only the table of one iteration (sepo_pack.clh);
+    // the insert builds CPU pointers into an arena in case it is not.
+    pack_lists_ = pack_ && org_ == Organization::multi_valued;
     if (org_ == Organization::basic && !pinned_) {
       const std::uint32_t percent = param_u32(ctx_.params, "halt_percent");
       halt_groups_ = std::max<std::uint32_t>(
@@ -200,7 +207,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
                                        kMaxPackWindowBytes)
                           : 0;
     const std::uint64_t pack_bytes =
-        pack_ ? buckets_ * 4ull + buckets_ / 64 + 8192 + window_bytes_ : 0;
+        pack_ ? (buckets_ + 1) * 4ull + buckets_ / 64 + 8192 + window_bytes_ : 0;
     const std::uint64_t fixed = input_bytes + bucket_bytes + group_pages * 4ull + groups_ * 4ull +
                                 kStatsBytes + std::max<std::uint64_t>(bitmap_bytes, 4) +
                                 std::max<std::uint64_t>(resume_bytes, 4) + trace_bytes + pack_bytes;
@@ -263,7 +270,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
     lock_ = device_->allocate(buckets_ * 4ull);
     group_page_ = device_->allocate(group_pages * 4ull);
     group_flags_ = device_->allocate(groups_ * 4ull);
-    page_counter_ = device_->allocate(4);
+    page_counter_ = device_->allocate(8);
     // postponed, max(~first left), halted, postponed groups, postponed with progress
     stats_ = device_->allocate(kStatsBytes - 4);
     processed_ = device_->allocate(std::max<std::uint64_t>(bitmap_bytes, 4));
@@ -278,7 +285,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
       heap_ = device_->allocate(heap_bytes_);
       // Staging for the heap's page copies (kept across runs: pinning is
       // slow); packing copies straight into pinned arenas.
-      if (!pack_) {
+      if (!pack_ || pack_lists_) {
         const std::uint64_t chunk = std::min<std::uint64_t>(heap_bytes_, kStagingChunkBytes);
         if (staged_.chunk_bytes() != chunk) {
           staged_ = StagedCopy();
@@ -286,7 +293,8 @@ class SepoPoint final : public workloads::WorkloadPoint {
         }
       }
       if (pack_) {
-        pack_units_ = device_->allocate(buckets_ * 4ull);
+        // Each bucket's units, then multi-valued's longest list.
+        pack_units_ = device_->allocate((buckets_ + 1) * 4ull);
         pack_window_ = device_->allocate(window_bytes_);
         if (!pool_ || &pool_->device() != device_) {
           scan_.reset();
@@ -330,6 +338,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
   Measurement run_once() override {
     last_.reset();
     rows_taken_ = 0;
+    longest_list_ = 0;
     retained_pages_ = 0;
     evictions_ = 0;
     Measurement m;
@@ -366,12 +375,15 @@ class SepoPoint final : public workloads::WorkloadPoint {
             "{} records postponed",
             name(), pages_, page_bytes_, remaining));
       // Packing rewrites every CPU pointer the insert builds into this
-      // iteration (pack_iteration, pack_rows): no arena to build them from.
-      if (!pinned_ && !pack_ && iterations == arenas_.size())
+      // iteration (pack_iteration, pack_rows): no arena to build them from
+      // (multi-valued's table may not be packed: it has one).
+      const bool arena = !pinned_ && (!pack_ || pack_lists_);
+      if (arena && iterations == arenas_.size())
         arenas_.push_back(std::unique_ptr<std::uint8_t[]>(new std::uint8_t[heap_bytes_]));
-      const auto base = pack_ ? std::uint64_t{0}
-                              : static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(
-                                    pinned_ ? host_heap_.data() : arenas_[iterations].get()));
+      const auto base = !pinned_ && !arena
+                            ? std::uint64_t{0}
+                            : static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(
+                                  pinned_ ? host_heap_.data() : arenas_[iterations].get()));
       ++iterations;
       q.begin_span("reset");
       std::uint32_t free_pages = pages_;
@@ -393,7 +405,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
       }
       q.fill_zero(group_page_, 0, group_page_.size());
       q.fill_zero(group_flags_, 0, groups_ * 4ull);
-      q.fill_zero(page_counter_, 0, 4);
+      q.fill_zero(page_counter_, 0, 8);
       q.fill_zero(stats_, 0, stats_.size());
       q.end_span();
       q.begin_span("insert");
@@ -431,33 +443,39 @@ class SepoPoint final : public workloads::WorkloadPoint {
       const std::uint32_t postponed = c[1], halted = c[3];
       const std::uint64_t inserted = remaining - postponed - halted;
       std::uint64_t copied = taken;  // pinned: used in place
+      // One iteration, every record in: the table's keys are distinct, and
+      // multi-valued's lists hold all their values.
+      const bool whole = iterations == 1 && postponed == 0 && halted == 0;
+      Stopwatch copy_clock;
+      // Packed: every table, but multi-valued's only when whole and its
+      // lists are short (sepo_pack.clh).
+      bool packed = false;
+      std::uint64_t units = 0;
+      if (pack_ && (!pack_lists_ || whole)) {
+        units = count_pack_units(q);
+        packed = !pack_lists_ || longest_list_ <= kMaxPackedList;
+      }
       if (pinned_) {
         // Nothing to copy: the host reads the heap once the queue is done.
-      } else if (pack_) {
-        Stopwatch copy_clock;
-        // One iteration, every record in: the table's keys are distinct, and
-        // an app whose rows are its entries' words takes them as rows.
-        if (row_bytes_ && iterations == 1 && postponed == 0 && halted == 0)
-          heap_copied += pack_rows(q);
+      } else if (packed) {
+        // An app whose rows are its entries' words takes them as rows.
+        if (row_bytes_ && whole)
+          heap_copied += pack_rows(q, units);
         else
-          heap_copied += pack_iteration(q, iterations - 1);
+          heap_copied += pack_iteration(q, iterations - 1, units, base);
         ++packed_iterations;
-        copy_ms.push_back(copy_clock.elapsed_ms());
       } else if (org_ == Organization::multi_valued) {
         // Keep pending key pages on the GPU unless nothing was inserted (they
         // may be what fills the pool).
-        Stopwatch copy_clock;
         copied = copy_pages(q, iterations - 1, taken, postponed > 0 && inserted > 0, retained);
-        copy_ms.push_back(copy_clock.elapsed_ms());
       } else {
         // Every page used (a prefix of the heap) into this iteration's arena.
-        Stopwatch copy_clock;
         staged_.copy(q, heap_,
                      {{0, std::uint64_t{taken} * page_bytes_, arenas_[iterations - 1].get()}});
-        copy_ms.push_back(copy_clock.elapsed_ms());
       }
+      if (!pinned_) copy_ms.push_back(copy_clock.elapsed_ms());
       pages_used += copied;
-      if (!pinned_ && !pack_) heap_copied += copied * page_bytes_;
+      if (!pinned_ && !packed) heap_copied += copied * page_bytes_;
       if (iterations == 1) postponed_first = postponed;
       if (halted) ++halted_iterations;
       // A multi-pair record postponed after inserting a pair made progress.
@@ -506,6 +524,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
     m.counters["halted_iterations"] = halted_iterations;
     m.counters["packed_iterations"] = packed_iterations;
     m.counters["packed_rows"] = static_cast<double>(rows_taken_);
+    if (pack_lists_) m.counters["longest_list"] = longest_list_;
     m.counters["postponed_first_iteration"] = static_cast<double>(postponed_first);
     m.counters["buckets"] = buckets_;
     m.counters["bucket_groups"] = groups_;
@@ -610,10 +629,13 @@ class SepoPoint final : public workloads::WorkloadPoint {
 
   // Each bucket's packed units (ht_pack_count), scanned in place into the
   // chains' starts; returns the units in all (a wait for the queue). They fit
-  // 32 bits: at most the heap's bytes / 8 (32 GiB at most).
+  // 32 bits: at most the heap's bytes / 8 (32 GiB at most). Multi-valued:
+  // longest_list_ becomes the longest value list.
   std::uint64_t count_pack_units(backend::Queue& q) {
+    if (pack_lists_) q.fill_zero(pack_units_, buckets_ * 4ull, 4);
     q.launch(pack_count_, backend::LaunchShape::cover(buckets_, kGroupSize), gpu_head_, heap_,
              buckets_, pack_units_);
+    if (pack_lists_) q.read(&longest_list_, pack_units_, buckets_ * 4ull, 4);
     return scan_->exclusive(pack_units_, buckets_);
   }
 
@@ -625,13 +647,14 @@ class SepoPoint final : public workloads::WorkloadPoint {
     buffer = device_->allocate_host(bytes + bytes / 8, backend::HostMemory::pinned);
   }
 
-  // The iteration's table packed on the GPU into packed_[iteration], a window
-  // at a time (sepo_pack.clh): the CPU pointers the insert built (from base
-  // 0, never followed) rewritten into the packed arena, and the buckets' CPU
-  // heads moved there. Returns the bytes copied.
-  std::uint64_t pack_iteration(backend::Queue& q, std::uint32_t iteration) {
+  // The iteration's table, `total` units (count_pack_units), packed on the
+  // GPU into packed_[iteration], a window at a time (sepo_pack.clh): the CPU
+  // pointers the insert built (from arena_base: 0 and never followed, or
+  // multi-valued's arena) rewritten into the packed arena, and the buckets'
+  // CPU heads moved there. Returns the bytes copied.
+  std::uint64_t pack_iteration(backend::Queue& q, std::uint32_t iteration, std::uint64_t total,
+                               std::uint64_t arena_base) {
     const auto cover = backend::LaunchShape::cover(buckets_, kGroupSize);
-    const std::uint64_t total = count_pack_units(q);
     if (total == 0) return 0;
     if (packed_.size() <= iteration) packed_.resize(iteration + 1);
     backend::HostBuffer& packed = packed_[iteration];
@@ -642,18 +665,18 @@ class SepoPoint final : public workloads::WorkloadPoint {
     for (std::uint64_t first = 0; first < total; first += window_units) {
       const std::uint64_t units = std::min(window_units, total - first);
       q.launch(pack_write_, cover, gpu_head_, cpu_head_, heap_, buckets_, pack_units_,
-               static_cast<std::uint32_t>(total), packed_base, static_cast<std::uint32_t>(first),
-               static_cast<std::uint32_t>(units), pack_window_);
+               static_cast<std::uint32_t>(total), packed_base, arena_base,
+               static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(units), pack_window_);
       q.read_async(packed, first * 8, pack_window_, 0, units * 8).wait();
     }
     return total * 8;
   }
 
-  // The only iteration's table as the answer's rows (ht_pack_rows), a window
-  // at a time, into rows_host_ (pinned, grown only). Returns the bytes copied.
-  std::uint64_t pack_rows(backend::Queue& q) {
+  // The only iteration's table, `total` units, as the answer's rows
+  // (ht_pack_rows), a window at a time, into rows_host_ (pinned, grown
+  // only). Returns the bytes copied.
+  std::uint64_t pack_rows(backend::Queue& q, std::uint64_t total) {
     const auto cover = backend::LaunchShape::cover(buckets_, kGroupSize);
-    const std::uint64_t total = count_pack_units(q);
     const std::uint32_t entry_units = entry_units_;
     const std::uint64_t rows = total / entry_units;
     if (rows == 0) return 0;
@@ -762,7 +785,10 @@ class SepoPoint final : public workloads::WorkloadPoint {
   // Packing (pack_iteration): each bucket's units then their starts, the
   // device's window of the packed arena, the scan, and each iteration's
   // packed arena (pinned, grown only: kept across runs).
-  bool pack_ = false;
+  // Multi-valued (pack_lists_) packs a whole table whose longest value list
+  // (longest_list_, from the last count) is short enough.
+  bool pack_ = false, pack_lists_ = false;
+  std::uint32_t longest_list_ = 0;
   std::uint64_t window_bytes_ = 0;
   backend::Buffer pack_units_, pack_window_;
   std::unique_ptr<blocks::BufferPool> pool_;

@@ -74,6 +74,7 @@ class GeoLocationApp final : public IdListApp {
     return s;
   }
   bool indexed() const override { return true; }
+  DeviceLines device_lines() const override { return DeviceLines::non_empty_lines; }
   // The offset of every non-empty line (the input is checked: each has its
   // id, title and location fields, each ended by a tab), found on every core.
   void index(const std::uint8_t* data, std::size_t size,

@@ -64,6 +64,7 @@ class WordCountApp final : public CountingApp {
     return s;
   }
   bool indexed() const override { return true; }
+  DeviceLines device_lines() const override { return DeviceLines::every_line; }
   // Every line's first byte (empty lines too: they make no pair), found on
   // every core, then the input's size.
   void index(const std::uint8_t* data, std::size_t size,
