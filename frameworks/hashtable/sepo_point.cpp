@@ -460,9 +460,9 @@ class SepoPoint final : public workloads::WorkloadPoint {
       } else if (packed) {
         // An app whose rows are its entries' words takes them as rows.
         if (row_bytes_ && whole)
-          heap_copied += pack_rows(q, units);
+          heap_copied += pack_rows(q, taken, units);
         else
-          heap_copied += pack_iteration(q, iterations - 1, units, base);
+          heap_copied += pack_iteration(q, iterations - 1, taken, units, base);
         ++packed_iterations;
       } else if (org_ == Organization::multi_valued) {
         // Keep pending key pages on the GPU unless nothing was inserted (they
@@ -639,6 +639,21 @@ class SepoPoint final : public workloads::WorkloadPoint {
     return scan_->exclusive(pack_units_, buckets_);
   }
 
+  // The device's window on a packed arena: the heap's pages the iteration
+  // left free (those from `taken` on: the pool hands pages out in order),
+  // when they are more than the fixed window, which a full heap leaves.
+  struct PackWindow {
+    const backend::Buffer* buffer;
+    std::uint64_t offset, bytes;
+  };
+  PackWindow pack_window(std::uint32_t taken) const {
+    const std::uint64_t free_bytes = std::uint64_t{pages_ - std::min(taken, pages_)} * page_bytes_;
+    // u32 units and rows: a window below 32 GiB.
+    const std::uint64_t tail = std::min(free_bytes, (std::uint64_t{1} << 35) - page_bytes_);
+    if (tail > window_bytes_) return {&heap_, std::uint64_t{taken} * page_bytes_, tail};
+    return {&pack_window_, 0, window_bytes_};
+  }
+
   // `buffer` made pinned host memory of at least `bytes` (grown only, with
   // an eighth to spare, and kept across runs: pinning is slow).
   void grow_pinned(backend::HostBuffer& buffer, std::uint64_t bytes) {
@@ -652,8 +667,8 @@ class SepoPoint final : public workloads::WorkloadPoint {
   // pointers the insert built (from arena_base: 0 and never followed, or
   // multi-valued's arena) rewritten into the packed arena, and the buckets'
   // CPU heads moved there. Returns the bytes copied.
-  std::uint64_t pack_iteration(backend::Queue& q, std::uint32_t iteration, std::uint64_t total,
-                               std::uint64_t arena_base) {
+  std::uint64_t pack_iteration(backend::Queue& q, std::uint32_t iteration, std::uint32_t taken,
+                               std::uint64_t total, std::uint64_t arena_base) {
     const auto cover = backend::LaunchShape::cover(buckets_, kGroupSize);
     if (total == 0) return 0;
     if (packed_.size() <= iteration) packed_.resize(iteration + 1);
@@ -661,13 +676,15 @@ class SepoPoint final : public workloads::WorkloadPoint {
     grow_pinned(packed, total * 8);
     const auto packed_base =
         static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(packed.data()));
-    const std::uint64_t window_units = window_bytes_ / 8;
+    const PackWindow window = pack_window(taken);
+    const std::uint64_t window_units = window.bytes / 8;
     for (std::uint64_t first = 0; first < total; first += window_units) {
       const std::uint64_t units = std::min(window_units, total - first);
       q.launch(pack_write_, cover, gpu_head_, cpu_head_, heap_, buckets_, pack_units_,
                static_cast<std::uint32_t>(total), packed_base, arena_base,
-               static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(units), pack_window_);
-      q.read_async(packed, first * 8, pack_window_, 0, units * 8).wait();
+               static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(units), *window.buffer,
+               window.offset);
+      q.read_async(packed, first * 8, *window.buffer, window.offset, units * 8).wait();
     }
     return total * 8;
   }
@@ -675,19 +692,22 @@ class SepoPoint final : public workloads::WorkloadPoint {
   // The only iteration's table, `total` units, as the answer's rows
   // (ht_pack_rows), a window at a time, into rows_host_ (pinned, grown
   // only). Returns the bytes copied.
-  std::uint64_t pack_rows(backend::Queue& q, std::uint64_t total) {
+  std::uint64_t pack_rows(backend::Queue& q, std::uint32_t taken, std::uint64_t total) {
     const auto cover = backend::LaunchShape::cover(buckets_, kGroupSize);
     const std::uint32_t entry_units = entry_units_;
     const std::uint64_t rows = total / entry_units;
     if (rows == 0) return 0;
     grow_pinned(rows_host_, rows * row_bytes_);
-    const std::uint64_t window_rows = window_bytes_ / row_bytes_;
+    const PackWindow window = pack_window(taken);
+    const std::uint64_t window_rows = window.bytes / row_bytes_;
     for (std::uint64_t first = 0; first < rows; first += window_rows) {
       const std::uint64_t n = std::min(window_rows, rows - first);
       q.launch(pack_rows_, cover, gpu_head_, heap_, buckets_, pack_units_,
                static_cast<std::uint32_t>(total), entry_units, row_bytes_ / 4,
-               static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(n), pack_window_);
-      q.read_async(rows_host_, first * row_bytes_, pack_window_, 0, n * row_bytes_).wait();
+               static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(n), *window.buffer,
+               window.offset);
+      q.read_async(rows_host_, first * row_bytes_, *window.buffer, window.offset, n * row_bytes_)
+          .wait();
     }
     rows_taken_ = rows;
     return rows * row_bytes_;
