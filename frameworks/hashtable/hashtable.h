@@ -98,10 +98,15 @@ void for_each_key(std::span<const HostEntry> chain, Fn&& fn) {
   order.clear();
   for (const HostEntry& e : chain)
     if (e.count != 0) order.push_back(&e);
-  if (order.size() > 1)
-    std::stable_sort(order.begin(), order.end(), [](const HostEntry* a, const HostEntry* b) {
-      return key_bytes(*a) < key_bytes(*b);
-    });
+  // An insertion sort (stable): chains are a few entries long, and
+  // std::stable_sort allocates its buffer on every call (a malloc and free
+  // for each bucket holding two keys).
+  for (std::size_t i = 1; i < order.size(); ++i) {
+    const HostEntry* e = order[i];
+    std::size_t j = i;
+    for (; j > 0 && key_bytes(*e) < key_bytes(*order[j - 1]); --j) order[j] = order[j - 1];
+    order[j] = e;
+  }
   for (std::size_t i = 0; i < order.size();) {
     std::size_t j = i + 1;
     while (j < order.size() && key_bytes(*order[j]) == key_bytes(*order[i])) ++j;
