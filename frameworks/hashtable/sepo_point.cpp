@@ -64,6 +64,11 @@ constexpr std::uint64_t kMaxPackWindowBytes = std::uint64_t{16} << 20;
 // list through its CPU pointers, one dependent load a value (a few hundred
 // ns from L2 on an H100), so a list of 4096 costs about a millisecond.
 constexpr std::uint32_t kMaxPackedList = 4096;
+// Multi-valued packs within the heap's free pages only (it has no window of
+// its own: a table that takes several iterations, the usual reason for a
+// budget, is never packed), and only when they hold the packed table or at
+// least this much of it.
+constexpr std::uint64_t kMinListPackBytes = std::uint64_t{1} << 20;
 
 // The most pages `records` entries of at most `largest` bytes (`bytes` in
 // all, at most) take once full: a page is replaced only when an entry does
@@ -81,8 +86,8 @@ std::uint64_t full_pages_bound(std::uint64_t records, std::uint64_t bytes, std::
 // The pages one iteration can take at most, every pair inserted (the
 // pinned heap's size): each pair makes at most one entry (multi-valued:
 // one key entry and one value entry), each bucket group (and kind) has one
-// page not yet full, and multi-valued's key pages leave 2 * `groups` pages to
-// values (ht_insert_multi_valued's key_limit).
+// page not yet full, and multi-valued's key pages leave `groups` + 1 pages
+// to values (ht_insert_multi_valued's key_limit).
 std::uint64_t whole_table_pages(Organization org, const RecordShape& shape, std::uint32_t groups,
                                 std::uint32_t page_bytes) {
   const std::uint64_t n = shape.pairs();
@@ -97,7 +102,7 @@ std::uint64_t whole_table_pages(Organization org, const RecordShape& shape, std:
     return full_pages_bound(n, n * (kMvKeyHeaderBytes + 10) + keys,
                             align(kMvKeyHeaderBytes + 4 * ((shape.max_key_bytes + 3) / 4)),
                             page_bytes) +
-           full_pages_bound(n, n * value_entry, value_entry, page_bytes) + 4ull * groups;
+           full_pages_bound(n, n * value_entry, value_entry, page_bytes) + 3ull * groups + 1;
   }
   return full_pages_bound(n, n * (kEntryHeaderBytes + value + 10) + keys,
                           entry_bytes(org, shape.max_key_bytes, shape.value_bytes), page_bytes) +
@@ -203,9 +208,9 @@ class SepoPoint final : public workloads::WorkloadPoint {
     const std::uint64_t trace_bytes = paging_ ? trace_capacity_ * 8 + 4 : 0;
     // Packing: each bucket's units (scanned in place), the scan's sums (a
     // BufferPool's, with its slack: a generous bound) and the window.
-    window_bytes_ = pack_ ? std::clamp(buckets_ * kPackWindowBytesPerBucket, kMinPackWindowBytes,
-                                       kMaxPackWindowBytes)
-                          : 0;
+    window_bytes_ = pack_ && !pack_lists_ ? std::clamp(buckets_ * kPackWindowBytesPerBucket,
+                                                       kMinPackWindowBytes, kMaxPackWindowBytes)
+                                          : 0;
     const std::uint64_t pack_bytes =
         pack_ ? (buckets_ + 1) * 4ull + buckets_ / 64 + 8192 + window_bytes_ : 0;
     const std::uint64_t fixed = input_bytes + bucket_bytes + group_pages * 4ull + groups_ * 4ull +
@@ -295,7 +300,7 @@ class SepoPoint final : public workloads::WorkloadPoint {
       if (pack_) {
         // Each bucket's units, then multi-valued's longest list.
         pack_units_ = device_->allocate((buckets_ + 1) * 4ull);
-        pack_window_ = device_->allocate(window_bytes_);
+        if (window_bytes_) pack_window_ = device_->allocate(window_bytes_);
         if (!pool_ || &pool_->device() != device_) {
           scan_.reset();
           pool_ = std::make_unique<blocks::BufferPool>(*device_);
@@ -453,7 +458,9 @@ class SepoPoint final : public workloads::WorkloadPoint {
       std::uint64_t units = 0;
       if (pack_ && (!pack_lists_ || whole)) {
         units = count_pack_units(q);
-        packed = !pack_lists_ || longest_list_ <= kMaxPackedList;
+        packed =
+            !pack_lists_ || (longest_list_ <= kMaxPackedList &&
+                             pack_window(taken).bytes >= std::min(units * 8, kMinListPackBytes));
       }
       if (pinned_) {
         // Nothing to copy: the host reads the heap once the queue is done.
@@ -641,7 +648,8 @@ class SepoPoint final : public workloads::WorkloadPoint {
 
   // The device's window on a packed arena: the heap's pages the iteration
   // left free (those from `taken` on: the pool hands pages out in order),
-  // when they are more than the fixed window, which a full heap leaves.
+  // when they are more than the fixed window, which a full heap leaves
+  // (multi-valued has none: only the free pages).
   struct PackWindow {
     const backend::Buffer* buffer;
     std::uint64_t offset, bytes;
@@ -650,7 +658,8 @@ class SepoPoint final : public workloads::WorkloadPoint {
     const std::uint64_t free_bytes = std::uint64_t{pages_ - std::min(taken, pages_)} * page_bytes_;
     // u32 units and rows: a window below 32 GiB.
     const std::uint64_t tail = std::min(free_bytes, (std::uint64_t{1} << 35) - page_bytes_);
-    if (tail > window_bytes_) return {&heap_, std::uint64_t{taken} * page_bytes_, tail};
+    if (tail > window_bytes_ || !window_bytes_)
+      return {&heap_, std::uint64_t{taken} * page_bytes_, tail};
     return {&pack_window_, 0, window_bytes_};
   }
 
