@@ -65,6 +65,10 @@ double DeviceInput::upload(backend::Queue& q, const SepoApp& app, const std::uin
     q.begin_span("copy_in");
     if (size) q.write(data_, 0, input, size);
     q.end_span();
+    // The index's clock starts once the copy is done (a write from pinned
+    // memory may return before it is: CUDA's index then took 3.1 ms at 128
+    // MiB, the copy's 2.5 with it).
+    q.finish();
     Stopwatch index_clock;
     const bool skip_empty = app.device_lines() == SepoApp::DeviceLines::non_empty_lines;
     const std::uint32_t lines = split_->split_wide(data_, static_cast<std::uint32_t>(size),
