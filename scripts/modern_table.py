@@ -8,6 +8,7 @@ and the device work with the input already on the device (the sum of the
 device phases after the copy in: map_count, map, sort, group, reduce,
 copy_out; the verdicts' metric). Usage:
 
+    gunzip -k results/reference/earlier/modern.*.cuda.h100.json.gz
     python3 scripts/modern_table.py results/reference/earlier/modern.*.cuda.h100.json
 """
 import json
