@@ -18,7 +18,6 @@ LineSplit::LineSplit(BufferPool& pool) : pool_(pool), scan_(pool) {
       program_source("blocks/line_split", {"frameworks/blocks/kernels/line_split.cl"}));
   count_ = program_->kernel("line_split_count");
   write_ = program_->kernel("line_split_write");
-  write_wide_ = program_->kernel("line_split_write_wide");
 }
 
 std::uint64_t LineSplit::pool_bytes(std::uint64_t size) {
@@ -48,7 +47,7 @@ std::uint32_t LineSplit::split(const backend::Buffer& input, std::uint32_t size,
     lines = count(input, size, false, counts);
     starts_ = &pool_.get(name, (std::size_t{lines} + 1) * 4);
     q.launch(write_, backend::LaunchShape::cover(segments, kGroup), input, size, kSegment, segments,
-             std::uint32_t{0}, counts, lines, *starts_);
+             std::uint32_t{0}, counts, lines, std::uint32_t{0}, *starts_);
   } else {
     starts_ = &pool_.get(name, 4);
     q.fill_zero(*starts_, 0, 4);  // no line: the end, 0
@@ -69,8 +68,8 @@ std::uint32_t LineSplit::split_wide(const backend::Buffer& input, std::uint32_t 
   backend::Buffer& counts = pool_.get("line_split_wide.counts", std::size_t{segments} * 4);
   const std::uint32_t lines = count(input, size, skip_empty, counts);
   if (std::uint64_t{lines} + 1 > capacity) return lines;
-  q.launch(write_wide_, backend::LaunchShape::cover(segments, kGroup), input, size, kSegment,
-           segments, std::uint32_t{skip_empty}, counts, lines, starts);
+  q.launch(write_, backend::LaunchShape::cover(segments, kGroup), input, size, kSegment, segments,
+           std::uint32_t{skip_empty}, counts, lines, std::uint32_t{1}, starts);
   q.finish();
   return lines;
 }

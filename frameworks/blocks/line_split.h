@@ -42,7 +42,7 @@ class LineSplit {
   BufferPool& pool_;
   Scan scan_;
   std::shared_ptr<backend::Program> program_;
-  backend::Kernel count_, write_, write_wide_;
+  backend::Kernel count_, write_;
   backend::Buffer* starts_ = nullptr;
 };
 
