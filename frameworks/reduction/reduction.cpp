@@ -152,7 +152,10 @@ class TreePoint final : public SegmentSumPoint {
 };
 
 // reduction/cpu: every host core, eight float32 accumulators per segment
-// (independent chains the compiler can keep in flight).
+// (independent chains the compiler can keep in flight). Each thread sums a
+// contiguous run of segments: dealt round-robin, neighbouring sums (16 to
+// a cache line) were written by different threads, and each thread's reads
+// jumped a segment's length between sums.
 class CpuPoint final : public SegmentSumPoint {
  public:
   CpuPoint(const PointContext& ctx)
@@ -164,7 +167,8 @@ class CpuPoint final : public SegmentSumPoint {
     Stopwatch total;
     const std::size_t segments = out_.size();
     cpu::parallel_for(threads_, [&](unsigned w) {
-      for (std::size_t s = w; s < segments; s += threads_) {
+      const std::size_t end = segments * (w + 1) / threads_;
+      for (std::size_t s = segments * w / threads_; s < end; ++s) {
         const float* seg = values_.data() + s * segment_;
         float acc[8] = {};
         std::uint32_t i = 0;

@@ -20,6 +20,8 @@
 
 #include <cstring>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "frameworks/workloads/mastercard/mastercard_answer.h"
 #include "frameworks/workloads/mastercard/mastercard_format.h"
@@ -248,21 +250,26 @@ std::unique_ptr<Output> affinity(const Records& records, std::string_view x, uns
   });
 
   // Merge the merchant tables, shard q of the merchant hashes by worker q:
-  // merged[q] holds them, located[w][m] says where worker w's merchant m
-  // went (q << 32 | its number in merged[q]).
+  // merged[q] holds them, and found[q][w] lists worker w's merchants in
+  // shard q as (m, its number in merged[q]), written by worker q alone. (One
+  // array per worker w written by every q had neighbouring entries written
+  // by different threads.)
   std::vector<MerchantTable> merged(workers);
-  std::vector<std::vector<std::uint64_t>> located(workers);
-  for (unsigned w = 0; w < workers; ++w) located[w].resize(merchants[w].merchants().size());
+  using Found = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
+  std::vector<std::vector<Found>> found(workers);
   parallel_for(workers, [&](unsigned q) {
     MerchantTable mine;
+    std::vector<Found> lists(workers);
     for (unsigned w = 0; w < workers; ++w) {
       const auto& theirs = merchants[w].merchants();
       for (std::size_t m = 0; m < theirs.size(); ++m) {
         const MerchantTable::Key k = MerchantTable::key(theirs[m].id, theirs[m].length);
-        if (shard_of(k.hash, workers) == q) located[w][m] = std::uint64_t{q} << 32 | mine.insert(k);
+        if (shard_of(k.hash, workers) == q)
+          lists[w].push_back({static_cast<std::uint32_t>(m), mine.insert(k)});
       }
     }
     merged[q] = std::move(mine);
+    found[q] = std::move(lists);
   });
   // Merchant (q, g) is number first_of[q] + g of all; each worker renumbers
   // its candidates' merchants so.
@@ -271,9 +278,9 @@ std::unique_ptr<Output> affinity(const Records& records, std::string_view x, uns
     first_of[q + 1] = first_of[q] + static_cast<std::uint32_t>(merged[q].merchants().size());
   const std::size_t merchant_count = first_of[workers];
   parallel_for(workers, [&](unsigned w) {
-    std::vector<std::uint32_t> number(located[w].size());
-    for (std::size_t m = 0; m < number.size(); ++m)
-      number[m] = first_of[located[w][m] >> 32] + static_cast<std::uint32_t>(located[w][m]);
+    std::vector<std::uint32_t> number(merchants[w].merchants().size());
+    for (unsigned q = 0; q < workers; ++q)
+      for (const auto& [m, g] : found[q][w]) number[m] = first_of[q] + g;
     for (auto& filed : candidates[w]) {
       for (Candidate& c : filed) c.merchant = number[c.merchant];
     }
