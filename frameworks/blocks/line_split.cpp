@@ -10,7 +10,7 @@ constexpr std::uint32_t kGroup = 256;
 // counts to scan are a 64th of the input.
 constexpr std::uint32_t kSegment = 64;
 
-std::uint32_t segments_of(std::uint32_t size) { return (size + kSegment - 1) / kSegment; }
+std::uint64_t segments_of(std::uint64_t size) { return (size + kSegment - 1) / kSegment; }
 }  // namespace
 
 LineSplit::LineSplit(BufferPool& pool) : pool_(pool), scan_(pool) {
@@ -24,13 +24,13 @@ std::uint64_t LineSplit::pool_bytes(std::uint64_t size) {
   // The counts (4 B a segment, and the pool's slack: an eighth and 256 B),
   // and the scan's sums: a 64th of the counts and a few KiB of slack (the
   // bound the hash table's packing also uses).
-  const std::uint64_t segments = (size + kSegment - 1) / kSegment;
+  const std::uint64_t segments = segments_of(size);
   return segments * 4 + segments / 2 + 256 + segments / 64 + 8192;
 }
 
 std::uint32_t LineSplit::count(const backend::Buffer& input, std::uint32_t size, bool skip_empty,
                                backend::Buffer& counts) {
-  const std::uint32_t segments = segments_of(size);
+  const auto segments = static_cast<std::uint32_t>(segments_of(size));
   pool_.device().queue().launch(count_, backend::LaunchShape::cover(segments, kGroup), input, size,
                                 kSegment, segments, std::uint32_t{skip_empty}, counts);
   // At most one line a byte: the total fits 32 bits (size < 2^32).
@@ -40,7 +40,7 @@ std::uint32_t LineSplit::count(const backend::Buffer& input, std::uint32_t size,
 std::uint32_t LineSplit::split(const backend::Buffer& input, std::uint32_t size,
                                const std::string& name) {
   auto& q = pool_.device().queue();
-  const std::uint32_t segments = segments_of(size);
+  const auto segments = static_cast<std::uint32_t>(segments_of(size));
   std::uint32_t lines = 0;
   if (segments > 0) {
     backend::Buffer& counts = pool_.get(name + ".counts", std::size_t{segments} * 4);
@@ -59,7 +59,7 @@ std::uint32_t LineSplit::split_wide(const backend::Buffer& input, std::uint32_t 
                                     bool skip_empty, backend::Buffer& starts,
                                     std::uint64_t capacity) {
   auto& q = pool_.device().queue();
-  const std::uint32_t segments = segments_of(size);
+  const auto segments = static_cast<std::uint32_t>(segments_of(size));
   if (segments == 0) {
     const std::uint64_t end = 0;  // no line: the end, 0
     if (capacity >= 1) q.write(starts, 0, &end, 8);
