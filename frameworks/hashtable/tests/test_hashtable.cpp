@@ -5,6 +5,7 @@
 // pages, budgets too small for the bucket array or for one page per bucket
 // group, a record larger than a page, and the host-side walk of the final
 // table through its CPU pointers (both entry layouts).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <array>
@@ -18,6 +19,7 @@
 
 #include "datasets/dataset.h"
 #include "frameworks/hashtable/hashtable.h"
+#include "frameworks/hashtable/point_input.h"
 #include "frameworks/hashtable/tests/netflix_records.h"
 #include "frameworks/hashtable/tests/sepo_budget.h"
 #include "frameworks/workloads/tests/family_point_testing.h"
@@ -566,6 +568,33 @@ TEST_P(HashTableTest, MultiValuedPoolExhaustedOnTheFirstInsert) {
         << what;
     EXPECT_NE(what.find("need 128 pages"), std::string::npos) << what;
     EXPECT_NE(what.find("only 100 page(s) fit"), std::string::npos) << what;
+  }
+}
+
+// The line index found on the device (DeviceInput, SepoApp::device_lines)
+// must find as many records as the app's check counted: one fewer counted
+// is a one-line RunError, not an index written past its end.
+TEST_P(HashTableTest, DeviceLineIndexRefusesAWrongRecordCount) {
+  const hashtable::SepoApp& app = hashtable::app_for("geo-location");
+  ASSERT_NE(app.device_lines(), hashtable::SepoApp::DeviceLines::none);
+  const std::string input = generate("geo-articles", 64 << 10);
+  const auto* data = reinterpret_cast<const std::uint8_t*>(input.data());
+  const std::uint64_t records = app.shape(data, input.size()).records;
+  ASSERT_GT(records, 1u);
+  hashtable::DeviceInput right, short_by_one;
+  right.allocate(*device_, app, input.size(), records);
+  EXPECT_GE(right.upload(device_->queue(), app, data, input.size()), 0.0);
+  short_by_one.allocate(*device_, app, input.size(), records - 1);
+  try {
+    short_by_one.upload(device_->queue(), app, data, input.size());
+    ADD_FAILURE() << "no error";
+  } catch (const RunError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(fmt::format("holds {} records, but the device found {} lines", records - 1,
+                                    records)),
+              std::string::npos)
+        << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
   }
 }
 
