@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "frameworks/bigkernel/chunk_plan.h"
+#include "frameworks/bigkernel/persistent.h"
 #include "frameworks/bigkernel/records.h"
 #include "frameworks/blocks/buffer_pool.h"
 #include "frameworks/workloads/workload.h"
@@ -110,6 +111,13 @@ class AppKernel {
   // chunk's results back.
   virtual void enqueue(backend::Queue& q, Mode mode, const MappedArgs& mapped, std::uint32_t lane,
                        std::size_t index, const Chunk& chunk) = 0;
+  // The persistent kernel (persistent.h), after begin_run: the app's
+  // arguments after BK_MAPPED_PARAMS and (an app with mapped writes) the
+  // device pointer of its write buffer, one i64 a record, that finish_run
+  // reads; false when the app has no persistent kernel.
+  virtual bool persistent_args(PersistentAppArgs& /*args*/, std::int64_t*& /*writes*/) {
+    return false;
+  }
   // Timed: the run's Output from the results in host memory.
   virtual std::unique_ptr<workloads::Output> finish_run() = 0;
   virtual std::uint64_t copied_out() const = 0;

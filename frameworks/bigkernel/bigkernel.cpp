@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "frameworks/bigkernel/app_kernel.h"
+#include "frameworks/bigkernel/persistent.h"
 #include "frameworks/bigkernel/points.h"
 #include "harness/core/registry.h"
 
@@ -72,6 +73,23 @@ void register_family() {
       }
       return "";
     };
+    Registry::instance().add_variant(std::move(v));
+  }
+  {
+    VariantInfo v = variant(
+        "persistent",
+        "BigKernel as the thesis runs it: one persistent kernel a pass whose blocks hold "
+        "address-generation warps and computation warps (named barriers, never mixed in a "
+        "warp), flags in mapped host memory and a round number copied after the values; host "
+        "threads poll the blocks, assemble the values in the coalesced layout and copy them on "
+        "streams of their own (CUDA; the apps it has a persistent kernel for)");
+    v.backends = {backend::Kind::cuda};
+    v.apps = persistent_app_names();
+    for (ParamDecl& p : pipeline_params()) v.params.push_back(std::move(p));
+    v.params.push_back(unsigned_param("blocks_per_sm", 0, 0, 64,
+                                      "persistent blocks an SM runs (0: as many as fit at once, "
+                                      "the occupancy query's answer; more is refused)"));
+    v.make = [](const PointContext& ctx) { return make_persistent_point(ctx); };
     Registry::instance().add_variant(std::move(v));
   }
   struct Pipeline {

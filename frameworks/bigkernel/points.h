@@ -18,6 +18,9 @@ std::unique_ptr<PointRunner> make_buffered_point(const PointContext& ctx,
 // zero-copy: the plain kernel reads the input in mapped (pinned) host memory.
 std::unique_ptr<PointRunner> make_zero_copy_point(const PointContext& ctx);
 
+// persistent: the pipeline as one persistent kernel a pass (persistent.h), CUDA only.
+std::unique_ptr<PointRunner> make_persistent_point(const PointContext& ctx);
+
 // What a BigKernel pipeline variant sends (figure 4.12's steps).
 struct PipelineOptions {
   std::string variant;

@@ -1,0 +1,143 @@
+/* BigKernel's persistent kernel (frameworks/bigkernel/persistent.h: one
+ * block's life), CUDA only. A persistent_<app>.cu includes this after its two
+ * namespaces (kernels/persistent_roles.cuh) and instantiates bk_persistent
+ * with a struct of two device functions that call the app's kernel in each
+ * build:
+ *   static __device__ void addrgen(const BkPStep&, const PersistentAppArgs&);
+ *   static __device__ void compute(const BkPStep&, const PersistentAppArgs&);
+ * passing BK_P_MAPPED_ARGS(step) for BK_MAPPED_PARAMS, then the round's first
+ * record and record count, then its own arguments. */
+#ifndef BK_PERSISTENT_PIPELINE_CUH
+#define BK_PERSISTENT_PIPELINE_CUH
+
+#include "frameworks/bigkernel/persistent.h"
+
+using harness::bigkernel::kPersistentFlagStride;
+using harness::bigkernel::kPersistentSlots;
+using harness::bigkernel::PersistentAppArgs;
+using harness::bigkernel::PersistentLaunch;
+
+/* BK_MAPPED_PARAMS' values for one role's round, and the round. */
+struct BkPStep {
+  const uchar* data;
+  u64* list;
+  u32* counts;
+  u32 capacity;
+  u32 layout;
+  u64 chunk_base;
+  u32 record_bytes;
+  i64* writes;
+  u32 list_threads;
+  u64 first_record; /* of the round */
+  u32 records;      /* the round's */
+};
+#define BK_P_MAPPED_ARGS(s)                                                                     \
+  (s).data, (s).list, (s).counts, (s).capacity, (s).layout, (u64)0, (s).chunk_base,             \
+      (s).record_bytes, (s).writes, (const u64*)0, (u32)0, (s).list_threads
+
+/* Waits (one thread) until a flag another agent raises reaches `at_least`. */
+static __device__ __forceinline__ void bk_p_wait(const u64* flag, u64 at_least) {
+  while (*(const volatile u64*)flag < at_least) __nanosleep(256);
+}
+static __device__ __forceinline__ void bk_p_raise(u64* flag, u64 value) {
+  *(volatile u64*)flag = value;
+}
+
+/* Runs `body` (the app's kernel, or a pattern kernel) over a round of
+ * `records` virtual work-items in role `role`, a work-group of 256 a step. */
+template <class Body>
+static __device__ __forceinline__ void bk_p_steps(u32 role, u32 records, Body body) {
+  const u32 tid = threadIdx.x - role * BK_P_ROLE_THREADS;
+  const u32 size = (records + BK_P_ROLE_THREADS - 1) / BK_P_ROLE_THREADS * BK_P_ROLE_THREADS;
+  for (u32 first = 0; first < size; first += BK_P_ROLE_THREADS) {
+    if (tid == 0) {
+      bk_p_step_first[role] = first;
+      bk_p_step_group[role] = first / BK_P_ROLE_THREADS;
+      bk_p_step_size[role] = size;
+    }
+    bk_p_role_barrier(role);
+    body();
+    bk_p_role_barrier(role);  /* before the next step's numbers */
+  }
+}
+
+/* Role 0: address generation, pattern recognition, the hand-off to the host. */
+template <class App>
+static __device__ void bk_p_address_role(const PersistentLaunch& L, const PersistentAppArgs& A) {
+  const u32 tid = threadIdx.x, b = blockIdx.x;
+  const u64 R = L.round_records;
+  u64* list = (u64*)L.list + (u64)b * R * L.capacity;
+  u32* counts = (u32*)L.counts + (u64)b * R;
+  u64* desc = (u64*)L.descriptor + (u64)b * L.descriptor_words;
+  u64* ready = (u64*)L.addr_ready + (u64)b * kPersistentFlagStride;
+  const u64* freed = (const u64*)L.addr_free + (u64)b * kPersistentFlagStride;
+  u64 k = 0;
+  for (u64 g = b; g < L.rounds; g += L.blocks, ++k) {
+    const u64 slot = (u64)b * kPersistentSlots + k % kPersistentSlots;
+    const u64 first = g * R;
+    const u32 r = (u32)min(R, L.records - first);
+    /* The host has read what this slot held kPersistentSlots rounds ago. */
+    if (k >= kPersistentSlots && tid == 0) bk_p_wait(freed, k - kPersistentSlots + 1);
+    if (tid < 3) desc[tid] = 0;
+    BkPStep st = {L.stand_in, list, counts, L.capacity, L.layout, 0, L.record_bytes,
+                  (i64*)L.writes, r, first, r};
+    bk_p_steps(0, r, [&] { App::addrgen(st, A); });
+    bool holds = false;
+    if (L.patterns) {
+      bk_p_steps(0, r, [&] { bk_p_addrgen::bk_find_pattern(list, counts, r, r, L.capacity, desc); });
+      holds = *(volatile u64*)desc == 0;
+    }
+    u64* host_desc = (u64*)L.host_descriptor + slot * L.descriptor_words;
+    if (holds) {
+      const u32 words = 3u + min((u32)desc[1], L.capacity);
+      for (u32 w = tid; w < words; w += BK_P_ROLE_THREADS) host_desc[w] = desc[w];
+    } else { /* the fallback: the raw list and the counts */
+      u64* host_list = (u64*)L.host_list + slot * R * L.capacity;
+      u32* host_counts = (u32*)L.host_counts + slot * R;
+      for (u64 i = tid; i < (u64)r * L.capacity; i += BK_P_ROLE_THREADS) host_list[i] = list[i];
+      for (u32 i = tid; i < r; i += BK_P_ROLE_THREADS) host_counts[i] = counts[i];
+      if (tid == 0) host_desc[0] = 1;
+    }
+    __threadfence_system(); /* each writer's stores reach the host before the flag */
+    bk_p_role_barrier(0);
+    if (tid == 0) bk_p_raise(ready, k + 1);
+  }
+}
+
+/* Role 1: the computation, on the values the host sent into this block's slot. */
+template <class App>
+static __device__ void bk_p_compute_role(const PersistentLaunch& L, const PersistentAppArgs& A) {
+  const u32 tid = threadIdx.x - BK_P_ROLE_THREADS, b = blockIdx.x;
+  const u64 R = L.round_records;
+  u64* done = (u64*)L.compute_done + (u64)b * kPersistentFlagStride;
+  u64 k = 0;
+  for (u64 g = b; g < L.rounds; g += L.blocks, ++k) {
+    const u64 slot = (u64)b * kPersistentSlots + k % kPersistentSlots;
+    const u64 first = g * R;
+    const u32 r = (u32)min(R, L.records - first);
+    /* The round's number arrives after its values (one stream, in order). */
+    if (tid == 0) {
+      bk_p_wait((const u64*)L.data_ready + slot, k + 1);
+      __threadfence();
+    }
+    /* Coalesced values: the COMPUTE build's capacity is the round's threads. */
+    BkPStep st = {L.values + slot * L.value_slot_bytes, (u64*)0, (u32*)0, r, L.layout, 0,
+                  L.record_bytes, (i64*)L.writes, r, first, r};
+    bk_p_steps(1, r, [&] { App::compute(st, A); });
+    __threadfence_system(); /* mapped writes reach the host before the flag */
+    bk_p_role_barrier(1);
+    if (tid == 0) bk_p_raise(done, k + 1);
+  }
+}
+
+template <class App>
+__global__ void __launch_bounds__(2 * BK_P_ROLE_THREADS)
+    bk_persistent(PersistentLaunch L, PersistentAppArgs A) {
+  if (threadIdx.x < BK_P_ROLE_THREADS) {
+    bk_p_address_role<App>(L, A);
+  } else {
+    bk_p_compute_role<App>(L, A);
+  }
+}
+
+#endif /* BK_PERSISTENT_PIPELINE_CUH */

@@ -1,0 +1,20 @@
+// The apps the persistent kernel runs (persistent.h), one persistent_<app>.cu
+// each: the app's instantiation of kernels/persistent_pipeline.cuh.
+#pragma once
+
+#include <string>
+
+#include "frameworks/bigkernel/persistent.h"
+
+namespace harness::bigkernel {
+
+struct PersistentAppKernel {
+  std::string app;
+  void (*launch)(const PersistentLaunch& launch, const PersistentAppArgs& args, void* stream);
+  // Blocks of the kernel one SM holds at once (cudaOccupancyMaxActiveBlocksPerMultiprocessor).
+  int (*blocks_per_sm)();
+};
+
+const PersistentAppKernel& persistent_kmeans_particles();
+
+}  // namespace harness::bigkernel
