@@ -16,5 +16,6 @@ struct PersistentAppKernel {
 };
 
 const PersistentAppKernel& persistent_kmeans_particles();
+const PersistentAppKernel& persistent_opinion_finder();
 
 }  // namespace harness::bigkernel

@@ -21,7 +21,6 @@ namespace bk_p_compute {
 }  // namespace bk_p_compute
 
 #include "frameworks/bigkernel/kernels/persistent_pipeline.cuh"
-#include "frameworks/bigkernel/persistent_apps.h"
 
 namespace {
 
@@ -36,25 +35,6 @@ struct KmeansRoles {
   }
 };
 
-void launch(const PersistentLaunch& l, const PersistentAppArgs& a, void* stream) {
-  bk_persistent<KmeansRoles>
-      <<<l.blocks, 2 * BK_P_ROLE_THREADS, 0, static_cast<cudaStream_t>(stream)>>>(l, a);
-}
-
-int blocks_per_sm() {
-  int blocks = 0;
-  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, bk_persistent<KmeansRoles>,
-                                                2 * BK_P_ROLE_THREADS, 0);
-  return blocks;
-}
-
 }  // namespace
 
-namespace harness::bigkernel {
-
-const PersistentAppKernel& persistent_kmeans_particles() {
-  static const PersistentAppKernel kernel{"kmeans-particles", &launch, &blocks_per_sm};
-  return kernel;
-}
-
-}  // namespace harness::bigkernel
+BK_P_APP_KERNEL(KmeansRoles, "kmeans-particles", persistent_kmeans_particles)

@@ -382,7 +382,7 @@ class PersistentPoint final : public workloads::WorkloadPoint {
 
 }  // namespace
 
-std::vector<std::string> persistent_app_names() { return {"kmeans-particles"}; }
+std::vector<std::string> persistent_app_names() { return {"kmeans-particles", "opinion-finder"}; }
 
 std::unique_ptr<PointRunner> make_persistent_point(const PointContext& ctx) {
   return std::make_unique<PersistentPoint>(ctx);

@@ -43,6 +43,12 @@ class GroupTallies {
         fn(chunks_[i], tally);
     }
   }
+  // The persistent kernel (persistent.h): the device pointer of the host
+  // region, where a pass's virtual work-group g writes its tally at g x words
+  // (its rounds are the chunks, each a whole number of work-groups).
+  std::uint32_t* persistent_region() {
+    return static_cast<std::uint32_t*>(persistent_device_pointer(host_->data()));
+  }
   const std::vector<Chunk>& chunks() const { return chunks_; }
   std::uint64_t copied_out() const { return copied_out_; }
   std::string copy_out_ceiling() const;

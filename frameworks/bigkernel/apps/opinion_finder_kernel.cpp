@@ -55,6 +55,14 @@ class OpinionKernel final : public AppKernel {
     q.end_span();
     tallies_.copy_back(q, tallies, index, c);
   }
+  bool persistent_args(PersistentAppArgs& args, std::int64_t*&) override {
+    args.pointers[0] = dictionary_->handle();
+    args.pointers[1] = keywords_->handle();
+    args.pointers[2] = tallies_.persistent_region();
+    args.values[0] = dictionary_mask_;
+    args.values[1] = keyword_count_;
+    return true;
+  }
   std::unique_ptr<workloads::Output> finish_run() override {
     op::Tally t;
     for (const Chunk& c : tallies_.chunks()) t.tweets += static_cast<std::int64_t>(c.count);

@@ -11,6 +11,7 @@
 #define BK_PERSISTENT_PIPELINE_CUH
 
 #include "frameworks/bigkernel/persistent.h"
+#include "frameworks/bigkernel/persistent_apps.h"
 
 using harness::bigkernel::kPersistentFlagStride;
 using harness::bigkernel::kPersistentSlots;
@@ -44,15 +45,21 @@ static __device__ __forceinline__ void bk_p_raise(u64* flag, u64 value) {
 }
 
 /* Runs `body` (the app's kernel, or a pattern kernel) over a round of
- * `records` virtual work-items in role `role`, a work-group of 256 a step. */
+ * `records` virtual work-items in role `role`, a work-group of 256 a step.
+ * The work-groups are numbered across the pass (the round's first record /
+ * 256 + the step; R is a multiple of 256), as the launch-based pipeline's
+ * rounds number them within a chunk of the app's tallies
+ * (apps/group_tallies.h), so an app's per-group output lands in one place. */
 template <class Body>
-static __device__ __forceinline__ void bk_p_steps(u32 role, u32 records, Body body) {
+static __device__ __forceinline__ void bk_p_steps(u32 role, u64 first_record, u32 records,
+                                                  Body body) {
   const u32 tid = threadIdx.x - role * BK_P_ROLE_THREADS;
   const u32 size = (records + BK_P_ROLE_THREADS - 1) / BK_P_ROLE_THREADS * BK_P_ROLE_THREADS;
+  const u32 group0 = (u32)(first_record / BK_P_ROLE_THREADS);
   for (u32 first = 0; first < size; first += BK_P_ROLE_THREADS) {
     if (tid == 0) {
       bk_p_step_first[role] = first;
-      bk_p_step_group[role] = first / BK_P_ROLE_THREADS;
+      bk_p_step_group[role] = group0 + first / BK_P_ROLE_THREADS;
       bk_p_step_size[role] = size;
     }
     bk_p_role_barrier(role);
@@ -81,10 +88,11 @@ static __device__ void bk_p_address_role(const PersistentLaunch& L, const Persis
     if (tid < 3) desc[tid] = 0;
     BkPStep st = {L.stand_in, list, counts, L.capacity, L.layout, 0, L.record_bytes,
                   (i64*)L.writes, r, first, r};
-    bk_p_steps(0, r, [&] { App::addrgen(st, A); });
+    bk_p_steps(0, first, r, [&] { App::addrgen(st, A); });
     bool holds = false;
     if (L.patterns) {
-      bk_p_steps(0, r, [&] { bk_p_addrgen::bk_find_pattern(list, counts, r, r, L.capacity, desc); });
+      bk_p_steps(0, first, r,
+                 [&] { bk_p_addrgen::bk_find_pattern(list, counts, r, r, L.capacity, desc); });
       holds = *(volatile u64*)desc == 0;
     }
     u64* host_desc = (u64*)L.host_descriptor + slot * L.descriptor_words;
@@ -123,7 +131,7 @@ static __device__ void bk_p_compute_role(const PersistentLaunch& L, const Persis
     /* Coalesced values: the COMPUTE build's capacity is the round's threads. */
     BkPStep st = {L.values + slot * L.value_slot_bytes, (u64*)0, (u32*)0, r, L.layout, 0,
                   L.record_bytes, (i64*)L.writes, r, first, r};
-    bk_p_steps(1, r, [&] { App::compute(st, A); });
+    bk_p_steps(1, first, r, [&] { App::compute(st, A); });
     __threadfence_system(); /* mapped writes reach the host before the flag */
     bk_p_role_barrier(1);
     if (tid == 0) bk_p_raise(done, k + 1);
@@ -139,5 +147,26 @@ __global__ void __launch_bounds__(2 * BK_P_ROLE_THREADS)
     bk_p_compute_role<App>(L, A);
   }
 }
+
+/* The app's entry in persistent_apps.h: its launch and occupancy, for the
+ * struct `Roles` of its two device functions, as `accessor()`. */
+#define BK_P_APP_KERNEL(Roles, app_name, accessor)                                             \
+  namespace harness::bigkernel {                                                               \
+  const PersistentAppKernel& accessor() {                                                      \
+    static const PersistentAppKernel kernel{                                                   \
+        app_name,                                                                              \
+        [](const PersistentLaunch& l, const PersistentAppArgs& a, void* stream) {              \
+          bk_persistent<Roles>                                                                 \
+              <<<l.blocks, 2 * BK_P_ROLE_THREADS, 0, static_cast<cudaStream_t>(stream)>>>(l, a); \
+        },                                                                                     \
+        [] {                                                                                   \
+          int blocks = 0;                                                                      \
+          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, bk_persistent<Roles>,         \
+                                                        2 * BK_P_ROLE_THREADS, 0);             \
+          return blocks;                                                                       \
+        }};                                                                                    \
+    return kernel;                                                                             \
+  }                                                                                            \
+  }
 
 #endif /* BK_PERSISTENT_PIPELINE_CUH */

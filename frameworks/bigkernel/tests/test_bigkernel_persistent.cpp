@@ -1,8 +1,9 @@
 // bigkernel/persistent (persistent.h): the persistent kernel on CUDA devices,
-// K-means against the workload's reference in several rounds per block (more
-// rounds than a block's two slots, the mapped writes over the link), with
-// patterns off (the raw lists through mapped memory), its counters, and a
-// budget too small for one round; elsewhere, that the variant declines.
+// K-means (the mapped writes over the link) and Opinion Finder (tallies of
+// virtual work-groups) against the workloads' references in several rounds
+// per block (more rounds than a block's two slots), with patterns off (the
+// raw lists through mapped memory), its counters, fewer rounds than blocks,
+// and a budget too small for one round; elsewhere, that the variant declines.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -28,6 +29,7 @@ TEST_P(BigKernelPersistentTest, RunsOnCudaOnly) {
   ASSERT_EQ(v.backends.size(), 1u);
   EXPECT_EQ(v.backends[0], backend::Kind::cuda);
   EXPECT_TRUE(v.runs_app("kmeans-particles"));
+  EXPECT_TRUE(v.runs_app("opinion-finder"));
   EXPECT_FALSE(v.runs_app("wc"));
 }
 
@@ -47,6 +49,22 @@ TEST_P(BigKernelPersistentTest, KmeansInSeveralRoundsPerBlock) {
     EXPECT_EQ(c.at("raw_rounds"), patterns ? 0 : c.at("rounds"));
     // K-means reads 32 of each record's 64 bytes: every round's values sent once.
     EXPECT_EQ(c.at("value_bytes"), 32.0 * (16 << 20) / 64);
+  }
+}
+
+// Opinion Finder: 146 single-byte reads a tweet, one tally a virtual
+// work-group written into the app's host region across the pass.
+TEST_P(BigKernelPersistentTest, OpinionFinderInSeveralRoundsPerBlock) {
+  if (!cuda()) GTEST_SKIP() << "the persistent kernel is CUDA code";
+  const std::string tweets = generate("tweets", 32 << 20);
+  for (const bool patterns : {true, false}) {
+    SCOPED_TRACE(patterns ? "patterns" : "raw lists");
+    const PointRun r = run_point(*device_, "bigkernel", "persistent", "opinion-finder", tweets,
+                                 64 << 20, {{"patterns", patterns ? "true" : "false"}}, 2);
+    EXPECT_EQ(r.validation, "");
+    const auto& c = r.measurement.counters;
+    EXPECT_GT(c.at("rounds"), 2 * c.at("blocks")) << "fewer rounds than a block's slots";
+    EXPECT_EQ(c.at("pattern_rounds"), patterns ? c.at("rounds") : 0);
   }
 }
 
