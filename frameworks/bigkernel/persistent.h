@@ -13,8 +13,9 @@
 //    round k - kPersistentSlots (`addr_free`), run the ADDRGEN build of the
 //    app's kernel over the round (a virtual work-group of 256 work-items a
 //    step), find the round's pattern (kernels/pattern.clh) and write the
-//    descriptor, or the raw list and counts, into slot s of the mapped host
-//    buffers, then fence and raise `addr_ready`;
+//    descriptor (variable-length records: a record pattern, and the counts),
+//    or the raw list and counts, into slot s of the mapped host buffers, then
+//    fence and raise `addr_ready`;
 //  - a host thread sees it, waits until the block computed round k -
 //    kPersistentSlots (`compute_done`: its value slot is free), gathers the
 //    values into its pinned buffer, sets `addr_free`, and copies the values
@@ -41,13 +42,14 @@ constexpr std::uint32_t kPersistentFlagStride = 8;     // u64 between two blocks
 // the host buffers are mapped pinned memory seen through their device
 // pointers.
 struct PersistentLaunch {
-  std::uint32_t blocks = 0;         // P
-  std::uint64_t records = 0;        // the pass's records
-  std::uint32_t round_records = 0;  // R, a multiple of kPersistentRoleThreads
-  std::uint64_t rounds = 0;         // ceil(records / R)
-  std::uint32_t capacity = 0;       // mapped reads a record makes at most
-  std::uint32_t layout = 0;         // BK_LAYOUT_* of the values (coalesced)
-  std::uint32_t patterns = 1;       // 0: always send the raw list
+  std::uint32_t blocks = 0;            // P
+  std::uint64_t records = 0;           // the pass's records
+  std::uint32_t round_records = 0;     // R
+  std::uint32_t groups_per_round = 0;  // ceil(R / kPersistentRoleThreads): virtual work-groups
+  std::uint64_t rounds = 0;            // ceil(records / R)
+  std::uint32_t capacity = 0;          // mapped reads a record makes at most
+  std::uint32_t layout = 0;            // BK_LAYOUT_* of the values (coalesced)
+  std::uint32_t patterns = 1;          // 0: always send the raw list
   std::uint32_t record_bytes = 0;
   std::uint32_t descriptor_words = 0;
   // device memory
@@ -66,6 +68,10 @@ struct PersistentLaunch {
   std::uint64_t* addr_free = nullptr;        // [P x stride]: rounds the host has read
   std::uint64_t* compute_done = nullptr;     // [P x stride]: rounds computed
   std::int64_t* writes = nullptr;            // one i64 a record of the pass (null: none)
+  // Variable-length records (records.h): the pass's record table, record i's
+  // entry at i x record_words (null and 0 for fixed-length records).
+  const std::uint64_t* records_table = nullptr;
+  std::uint32_t record_words = 0;
 };
 
 // The app's own arguments after BK_MAPPED_PARAMS (pointers on the device),

@@ -17,5 +17,6 @@ struct PersistentAppKernel {
 
 const PersistentAppKernel& persistent_kmeans_particles();
 const PersistentAppKernel& persistent_opinion_finder();
+const PersistentAppKernel& persistent_wc();
 
 }  // namespace harness::bigkernel

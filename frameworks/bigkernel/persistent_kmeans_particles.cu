@@ -26,11 +26,11 @@ namespace {
 
 struct KmeansRoles {
   static __device__ void addrgen(const BkPStep& s, const PersistentAppArgs& a) {
-    bk_p_addrgen::bk_kmeans_particles(BK_P_MAPPED_ARGS(s), s.first_record, s.records,
+    bk_p_addrgen::bk_kmeans_particles(BK_P_MAPPED_ARGS(s), s.first_record, s.round_records,
                                       (const double*)a.pointers[0], (u32)a.values[0]);
   }
   static __device__ void compute(const BkPStep& s, const PersistentAppArgs& a) {
-    bk_p_compute::bk_kmeans_particles(BK_P_MAPPED_ARGS(s), s.first_record, s.records,
+    bk_p_compute::bk_kmeans_particles(BK_P_MAPPED_ARGS(s), s.first_record, s.round_records,
                                       (const double*)a.pointers[0], (u32)a.values[0]);
   }
 };

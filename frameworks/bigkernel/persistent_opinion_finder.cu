@@ -30,13 +30,13 @@ namespace {
 struct OpinionRoles {
   static __device__ void addrgen(const BkPStep& s, const PersistentAppArgs& a) {
     bk_p_addrgen::bk_opinion_finder(
-        BK_P_MAPPED_ARGS(s), s.first_record, s.records, (const u64*)a.pointers[0], (u32)a.values[0],
-        (const u64*)a.pointers[1], (u32)a.values[1], (u32*)a.pointers[2]);
+        BK_P_MAPPED_ARGS(s), s.first_record, s.round_records, (const u64*)a.pointers[0],
+        (u32)a.values[0], (const u64*)a.pointers[1], (u32)a.values[1], (u32*)a.pointers[2]);
   }
   static __device__ void compute(const BkPStep& s, const PersistentAppArgs& a) {
     bk_p_compute::bk_opinion_finder(
-        BK_P_MAPPED_ARGS(s), s.first_record, s.records, (const u64*)a.pointers[0], (u32)a.values[0],
-        (const u64*)a.pointers[1], (u32)a.values[1], (u32*)a.pointers[2]);
+        BK_P_MAPPED_ARGS(s), s.first_record, s.round_records, (const u64*)a.pointers[0],
+        (u32)a.values[0], (const u64*)a.pointers[1], (u32)a.values[1], (u32*)a.pointers[2]);
   }
 };
 

@@ -10,8 +10,9 @@
 // that is not resident would never raise its flags, and the host thread
 // serving it would wait forever), each with two value slots, an address list,
 // counts and a descriptor in device memory, and R records a round: the most
-// that fit the GPU memory budget, at most what gives every block a round, a
-// multiple of 256 (a round is whole virtual work-groups).
+// that fit the GPU memory budget (whole virtual work-groups of 256, or a
+// multiple of 8 below one: wc's address lists take 8 B a byte of a piece), at
+// most what gives every block a round.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -67,8 +68,8 @@ class PersistentPoint final : public workloads::WorkloadPoint {
  protected:
   void prepare_run() override {
     app_->bind(*device_, ctx_.params, ctx_.input, ctx_.input_size);
-    if (app_->records().variable() || app_->passes() != 1) {  // persistent_app_names() has none
-      throw RunError("bigkernel/persistent runs fixed-length records in one pass, not " + ctx_.app);
+    if (app_->passes() != 1) {  // persistent_app_names() has none
+      throw RunError("bigkernel/persistent runs apps of one pass, not " + ctx_.app);
     }
     records_ = app_->records().count();
     capacity_ = app_->max_reads();
@@ -177,27 +178,31 @@ class PersistentPoint final : public workloads::WorkloadPoint {
         kPersistentSlots * 8 * std::uint64_t{capacity_} + descriptor_words_ * 8 + 64;
     const std::uint64_t available = device_->memory_available();
     const std::uint64_t threads = kPersistentRoleThreads;
-    // At most what gives every block a round; at least one virtual work-group.
+    // At most what gives every block a round (whole virtual work-groups), and
+    // what fits: whole work-groups, or a multiple of 8 records below one (a
+    // coalesced segment of R values of one width then needs no padding).
     std::uint32_t blocks = resident;
     std::uint64_t round = (records_ + blocks - 1) / std::max<std::uint32_t>(blocks, 1);
     round = std::max<std::uint64_t>((round + threads - 1) / threads * threads, threads);
     const std::uint64_t fits = available * 9 / 10 / blocks;
-    const std::uint64_t fit_records =
-        fits > per_block_fixed ? (fits - per_block_fixed) / per_record / threads * threads : 0;
-    if (fit_records < threads) {
+    std::uint64_t fit_records = fits > per_block_fixed ? (fits - per_block_fixed) / per_record : 0;
+    fit_records = fit_records >= threads ? fit_records / threads * threads
+                  : fit_records >= 8     ? fit_records / 8 * 8
+                                         : fit_records;
+    if (fit_records == 0) {
       const std::uint64_t budget = device_->memory_budget();
       throw RunError(fmt::format(
           "bigkernel/persistent: the GPU memory budget {} ({} B available) is too small: one "
-          "round needs {} B ({} resident blocks x ({} records x {} B: two value slots, the "
-          "address list and counts, + {} B), with a tenth spare)",
+          "round needs {} B ({} resident blocks x (one record's two value slots, address list "
+          "and counts, {} B, + {} B), with a tenth spare)",
           budget ? format_size(budget) : "(none)", available,
-          blocks * (threads * per_record + per_block_fixed) / 9 * 10, blocks, threads, per_record,
-          per_block_fixed));
+          blocks * (per_record + per_block_fixed) / 9 * 10, blocks, per_record, per_block_fixed));
     }
     per_round_ = std::min(round, fit_records);
     launch_.blocks = blocks;
     launch_.records = records_;
     launch_.round_records = static_cast<std::uint32_t>(per_round_);
+    launch_.groups_per_round = static_cast<std::uint32_t>((per_round_ + threads - 1) / threads);
     launch_.rounds = (records_ + per_round_ - 1) / per_round_;
     launch_.capacity = capacity_;
     launch_.layout = static_cast<std::uint32_t>(Layout::coalesced);
@@ -232,6 +237,12 @@ class PersistentPoint final : public workloads::WorkloadPoint {
     launch_.descriptor = static_cast<std::uint64_t*>(descriptor_.handle());
     launch_.data_ready = static_cast<std::uint64_t*>(data_ready_.handle());
     launch_.stand_in = static_cast<const std::uint8_t*>(stand_in_.handle());
+    RecordTable& recs = app_->records();
+    if (recs.variable()) {
+      launch_.records_table =
+          static_cast<const std::uint64_t*>(persistent_device_pointer(recs.host_buffer().data()));
+      launch_.record_words = recs.words();
+    }
     launch_.host_list = static_cast<std::uint64_t*>(host_list_.device_view().handle());
     launch_.host_counts = static_cast<std::uint32_t*>(host_counts_.device_view().handle());
     launch_.host_descriptor = static_cast<std::uint64_t*>(host_descriptor_.device_view().handle());
@@ -306,22 +317,17 @@ class PersistentPoint final : public workloads::WorkloadPoint {
     Stopwatch assembly;
     AddressPattern pattern;
     if (patterns_) pattern = read_descriptor(desc, capacity_);
+    const RecordTable& recs = app_->records();
+    // A record pattern comes with each thread's count; a raw list always.
+    if (!pattern.holds || recs.variable()) check_counts(counts, r, first);
     std::vector<std::uint32_t> widths;
     if (pattern.holds) {
       ++tally.pattern_rounds;
-      tally.address_bytes += descriptor_words_ * 8;
+      tally.address_bytes += descriptor_words_ * 8 + (recs.variable() ? std::uint64_t{r} * 4 : 0);
       for (std::uint64_t e : pattern.first) widths.push_back(entry_width(e));
     } else {
       ++tally.raw_rounds;
       tally.address_bytes += std::uint64_t{r} * capacity_ * 8 + std::uint64_t{r} * 4;
-      for (std::uint32_t t = 0; t < r; ++t) {
-        if (counts[t] > capacity_) {
-          throw RunError(fmt::format(
-              "bigkernel/persistent: record {} made {} mapped reads, more than the {} the app "
-              "declared",
-              first + t, counts[t], capacity_));
-        }
-      }
       widths = widths_of(list, counts, r, r);
     }
     const ValueLayout layout = value_layout(Layout::coalesced, r, widths);
@@ -332,7 +338,11 @@ class PersistentPoint final : public workloads::WorkloadPoint {
     }
     std::uint8_t* values =
         static_cast<std::uint8_t*>(staging_.data()) + slot * launch_.value_slot_bytes;
-    if (pattern.holds) {
+    if (pattern.holds && recs.variable()) {
+      assemble_by_record_pattern(ctx_.input, ctx_.input_size, pattern, layout,
+                                 recs.entries() + first * recs.words(), recs.words(), counts, 0, r,
+                                 values);
+    } else if (pattern.holds) {
       assemble_by_pattern(ctx_.input, ctx_.input_size, pattern, layout, 0, r, values);
     } else {
       assemble_raw(ctx_.input, ctx_.input_size, list, counts, r, layout, 0, r, values);
@@ -348,6 +358,18 @@ class PersistentPoint final : public workloads::WorkloadPoint {
                       stream);
     }
     persistent_send(launch_.data_ready + slot, number, 8, stream);
+  }
+
+  // More reads in a thread than the lists hold: the app's max_reads is wrong.
+  void check_counts(const std::uint32_t* counts, std::uint32_t r, std::uint64_t first) const {
+    for (std::uint32_t t = 0; t < r; ++t) {
+      if (counts[t] > capacity_) {
+        throw RunError(fmt::format(
+            "bigkernel/persistent: record {} made {} mapped reads, more than the {} the app "
+            "declared",
+            first + t, counts[t], capacity_));
+      }
+    }
   }
 
   // After a host thread failed: the other host threads stop, and the flags the
@@ -382,7 +404,9 @@ class PersistentPoint final : public workloads::WorkloadPoint {
 
 }  // namespace
 
-std::vector<std::string> persistent_app_names() { return {"kmeans-particles", "opinion-finder"}; }
+std::vector<std::string> persistent_app_names() {
+  return {"kmeans-particles", "opinion-finder", "wc"};
+}
 
 std::unique_ptr<PointRunner> make_persistent_point(const PointContext& ctx) {
   return std::make_unique<PersistentPoint>(ctx);

@@ -43,6 +43,10 @@ class WcKernel final : public AppKernel {
     q.end_span();
     tallies_.copy_back(q, tallies, index, c);
   }
+  bool persistent_args(PersistentAppArgs& args, std::int64_t*&) override {
+    args.pointers[0] = tallies_.persistent_region();
+    return true;
+  }
   std::unique_ptr<workloads::Output> finish_run() override {
     std::int64_t lines = 0, words = 0;
     tallies_.for_each([&](const Chunk&, const std::uint32_t* tally) {

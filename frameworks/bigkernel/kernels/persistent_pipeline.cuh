@@ -28,13 +28,15 @@ struct BkPStep {
   u64 chunk_base;
   u32 record_bytes;
   i64* writes;
+  const u64* records; /* the round's entries of the record table (variable-length) */
+  u32 record_words;
   u32 list_threads;
-  u64 first_record; /* of the round */
-  u32 records;      /* the round's */
+  u64 first_record;  /* of the round */
+  u32 round_records; /* the round's records */
 };
-#define BK_P_MAPPED_ARGS(s)                                                                     \
-  (s).data, (s).list, (s).counts, (s).capacity, (s).layout, (u64)0, (s).chunk_base,             \
-      (s).record_bytes, (s).writes, (const u64*)0, (u32)0, (s).list_threads
+#define BK_P_MAPPED_ARGS(s)                                                         \
+  (s).data, (s).list, (s).counts, (s).capacity, (s).layout, (u64)0, (s).chunk_base, \
+      (s).record_bytes, (s).writes, (s).records, (s).record_words, (s).list_threads
 
 /* Waits (one thread) until a flag another agent raises reaches `at_least`. */
 static __device__ __forceinline__ void bk_p_wait(const u64* flag, u64 at_least) {
@@ -46,16 +48,13 @@ static __device__ __forceinline__ void bk_p_raise(u64* flag, u64 value) {
 
 /* Runs `body` (the app's kernel, or a pattern kernel) over a round of
  * `records` virtual work-items in role `role`, a work-group of 256 a step.
- * The work-groups are numbered across the pass (the round's first record /
- * 256 + the step; R is a multiple of 256), as the launch-based pipeline's
- * rounds number them within a chunk of the app's tallies
+ * The work-groups are numbered across the pass from `group0` (round g's
+ * first is g x groups_per_round), as the app's tallies number them
  * (apps/group_tallies.h), so an app's per-group output lands in one place. */
 template <class Body>
-static __device__ __forceinline__ void bk_p_steps(u32 role, u64 first_record, u32 records,
-                                                  Body body) {
+static __device__ __forceinline__ void bk_p_steps(u32 role, u32 group0, u32 records, Body body) {
   const u32 tid = threadIdx.x - role * BK_P_ROLE_THREADS;
   const u32 size = (records + BK_P_ROLE_THREADS - 1) / BK_P_ROLE_THREADS * BK_P_ROLE_THREADS;
-  const u32 group0 = (u32)(first_record / BK_P_ROLE_THREADS);
   for (u32 first = 0; first < size; first += BK_P_ROLE_THREADS) {
     if (tid == 0) {
       bk_p_step_first[role] = first;
@@ -64,7 +63,7 @@ static __device__ __forceinline__ void bk_p_steps(u32 role, u64 first_record, u3
     }
     bk_p_role_barrier(role);
     body();
-    bk_p_role_barrier(role);  /* before the next step's numbers */
+    bk_p_role_barrier(role); /* before the next step's numbers */
   }
 }
 
@@ -86,25 +85,38 @@ static __device__ void bk_p_address_role(const PersistentLaunch& L, const Persis
     /* The host has read what this slot held kPersistentSlots rounds ago. */
     if (k >= kPersistentSlots && tid == 0) bk_p_wait(freed, k - kPersistentSlots + 1);
     if (tid < 3) desc[tid] = 0;
-    BkPStep st = {L.stand_in, list, counts, L.capacity, L.layout, 0, L.record_bytes,
-                  (i64*)L.writes, r, first, r};
-    bk_p_steps(0, first, r, [&] { App::addrgen(st, A); });
+    const u32 group0 = (u32)(g * L.groups_per_round);
+    const u64* records =
+        L.records_table ? (const u64*)L.records_table + first * L.record_words : (const u64*)0;
+    BkPStep st = {L.stand_in,     list,    counts,         L.capacity, L.layout, 0, L.record_bytes,
+                  (i64*)L.writes, records, L.record_words, r,          first,    r};
+    bk_p_steps(0, group0, r, [&] { App::addrgen(st, A); });
     bool holds = false;
-    if (L.patterns) {
-      bk_p_steps(0, first, r,
+    if (L.patterns && records) { /* a record pattern: the longest thread, then every thread */
+      bk_p_steps(0, group0, r, [&] { bk_p_addrgen::bk_find_longest(counts, r, desc); });
+      bk_p_steps(0, group0, r, [&] {
+        bk_p_addrgen::bk_find_record_pattern(list, counts, records, L.record_words, r, L.capacity,
+                                             desc);
+      });
+      holds = *(volatile u64*)desc == 0;
+    } else if (L.patterns) {
+      bk_p_steps(0, group0, r,
                  [&] { bk_p_addrgen::bk_find_pattern(list, counts, r, r, L.capacity, desc); });
       holds = *(volatile u64*)desc == 0;
     }
     u64* host_desc = (u64*)L.host_descriptor + slot * L.descriptor_words;
+    u32* host_counts = (u32*)L.host_counts + slot * R;
     if (holds) {
       const u32 words = 3u + min((u32)desc[1], L.capacity);
       for (u32 w = tid; w < words; w += BK_P_ROLE_THREADS) host_desc[w] = desc[w];
-    } else { /* the fallback: the raw list and the counts */
+    } else { /* the fallback: the raw list */
       u64* host_list = (u64*)L.host_list + slot * R * L.capacity;
-      u32* host_counts = (u32*)L.host_counts + slot * R;
       for (u64 i = tid; i < (u64)r * L.capacity; i += BK_P_ROLE_THREADS) host_list[i] = list[i];
-      for (u32 i = tid; i < r; i += BK_P_ROLE_THREADS) host_counts[i] = counts[i];
       if (tid == 0) host_desc[0] = 1;
+    }
+    /* The counts: a raw list's, or a record pattern's (each thread's own). */
+    if (!holds || records) {
+      for (u32 i = tid; i < r; i += BK_P_ROLE_THREADS) host_counts[i] = counts[i];
     }
     __threadfence_system(); /* each writer's stores reach the host before the flag */
     bk_p_role_barrier(0);
@@ -129,9 +141,22 @@ static __device__ void bk_p_compute_role(const PersistentLaunch& L, const Persis
       __threadfence();
     }
     /* Coalesced values: the COMPUTE build's capacity is the round's threads. */
-    BkPStep st = {L.values + slot * L.value_slot_bytes, (u64*)0, (u32*)0, r, L.layout, 0,
-                  L.record_bytes, (i64*)L.writes, r, first, r};
-    bk_p_steps(1, first, r, [&] { App::compute(st, A); });
+    const u64* records =
+        L.records_table ? (const u64*)L.records_table + first * L.record_words : (const u64*)0;
+    BkPStep st = {L.values + slot * L.value_slot_bytes,
+                  (u64*)0,
+                  (u32*)0,
+                  r,
+                  L.layout,
+                  0,
+                  L.record_bytes,
+                  (i64*)L.writes,
+                  records,
+                  L.record_words,
+                  r,
+                  first,
+                  r};
+    bk_p_steps(1, (u32)(g * L.groups_per_round), r, [&] { App::compute(st, A); });
     __threadfence_system(); /* mapped writes reach the host before the flag */
     bk_p_role_barrier(1);
     if (tid == 0) bk_p_raise(done, k + 1);
@@ -150,23 +175,23 @@ __global__ void __launch_bounds__(2 * BK_P_ROLE_THREADS)
 
 /* The app's entry in persistent_apps.h: its launch and occupancy, for the
  * struct `Roles` of its two device functions, as `accessor()`. */
-#define BK_P_APP_KERNEL(Roles, app_name, accessor)                                             \
-  namespace harness::bigkernel {                                                               \
-  const PersistentAppKernel& accessor() {                                                      \
-    static const PersistentAppKernel kernel{                                                   \
-        app_name,                                                                              \
-        [](const PersistentLaunch& l, const PersistentAppArgs& a, void* stream) {              \
-          bk_persistent<Roles>                                                                 \
+#define BK_P_APP_KERNEL(Roles, app_name, accessor)                                               \
+  namespace harness::bigkernel {                                                                 \
+  const PersistentAppKernel& accessor() {                                                        \
+    static const PersistentAppKernel kernel{                                                     \
+        app_name,                                                                                \
+        [](const PersistentLaunch& l, const PersistentAppArgs& a, void* stream) {                \
+          bk_persistent<Roles>                                                                   \
               <<<l.blocks, 2 * BK_P_ROLE_THREADS, 0, static_cast<cudaStream_t>(stream)>>>(l, a); \
-        },                                                                                     \
-        [] {                                                                                   \
-          int blocks = 0;                                                                      \
-          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, bk_persistent<Roles>,         \
-                                                        2 * BK_P_ROLE_THREADS, 0);             \
-          return blocks;                                                                       \
-        }};                                                                                    \
-    return kernel;                                                                             \
-  }                                                                                            \
+        },                                                                                       \
+        [] {                                                                                     \
+          int blocks = 0;                                                                        \
+          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, bk_persistent<Roles>,           \
+                                                        2 * BK_P_ROLE_THREADS, 0);               \
+          return blocks;                                                                         \
+        }};                                                                                      \
+    return kernel;                                                                               \
+  }                                                                                              \
   }
 
 #endif /* BK_PERSISTENT_PIPELINE_CUH */
