@@ -112,10 +112,13 @@ class AppKernel {
   virtual void enqueue(backend::Queue& q, Mode mode, const MappedArgs& mapped, std::uint32_t lane,
                        std::size_t index, const Chunk& chunk) = 0;
   // The persistent kernel (persistent.h), after begin_run: the app's
-  // arguments after BK_MAPPED_PARAMS and (an app with mapped writes) the
-  // device pointer of its write buffer, one i64 a record, that finish_run
-  // reads; false when the app has no persistent kernel.
-  virtual bool persistent_args(PersistentAppArgs& /*args*/, std::int64_t*& /*writes*/) {
+  // arguments after BK_MAPPED_PARAMS for a pass of `shape` (buffers a block
+  // come from the pool: side_bytes(round_records) a block, which the plan
+  // counted) and (an app with mapped writes) the device pointer of its write
+  // buffer, one i64 a record, that finish_run reads; false when the app has
+  // no persistent kernel.
+  virtual bool persistent_args(const PersistentShape& /*shape*/, PersistentAppArgs& /*args*/,
+                               std::int64_t*& /*writes*/) {
     return false;
   }
   // Timed: the run's Output from the results in host memory.

@@ -74,6 +74,12 @@ struct PersistentLaunch {
   std::uint32_t record_words = 0;
 };
 
+// A pass's shape, for an app's persistent arguments (buffers a block).
+struct PersistentShape {
+  std::uint32_t blocks = 0;
+  std::uint64_t round_records = 0;
+};
+
 // The app's own arguments after BK_MAPPED_PARAMS (pointers on the device),
 // as the app's persistent_<app>.cu reads them.
 struct PersistentAppArgs {

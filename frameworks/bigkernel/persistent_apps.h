@@ -18,5 +18,7 @@ struct PersistentAppKernel {
 const PersistentAppKernel& persistent_kmeans_particles();
 const PersistentAppKernel& persistent_opinion_finder();
 const PersistentAppKernel& persistent_wc();
+const PersistentAppKernel& persistent_netflix();
+const PersistentAppKernel& persistent_dna_assembly();
 
 }  // namespace harness::bigkernel

@@ -23,7 +23,8 @@ void check(cudaError_t err, const std::string& what) {
 
 const std::vector<const PersistentAppKernel*>& kernels() {
   static const std::vector<const PersistentAppKernel*> all = {
-      &persistent_kmeans_particles(), &persistent_opinion_finder(), &persistent_wc()};
+      &persistent_kmeans_particles(), &persistent_opinion_finder(), &persistent_wc(),
+      &persistent_netflix(), &persistent_dna_assembly()};
   return all;
 }
 

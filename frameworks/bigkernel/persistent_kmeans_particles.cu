@@ -24,7 +24,7 @@ namespace bk_p_compute {
 
 namespace {
 
-struct KmeansRoles {
+struct KmeansRoles : BkPNoRoundWork {
   static __device__ void addrgen(const BkPStep& s, const PersistentAppArgs& a) {
     bk_p_addrgen::bk_kmeans_particles(BK_P_MAPPED_ARGS(s), s.first_record, s.round_records,
                                       (const double*)a.pointers[0], (u32)a.values[0]);

@@ -27,7 +27,7 @@ namespace bk_p_compute {
 
 namespace {
 
-struct OpinionRoles {
+struct OpinionRoles : BkPNoRoundWork {
   static __device__ void addrgen(const BkPStep& s, const PersistentAppArgs& a) {
     bk_p_addrgen::bk_opinion_finder(
         BK_P_MAPPED_ARGS(s), s.first_record, s.round_records, (const u64*)a.pointers[0],

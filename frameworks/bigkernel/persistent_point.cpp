@@ -75,7 +75,9 @@ class PersistentPoint final : public workloads::WorkloadPoint {
     capacity_ = app_->max_reads();
     value_bytes_ = app_->max_value_bytes();
     descriptor_words_ = static_cast<std::uint32_t>(descriptor_words(capacity_));
-    app_->prepare(*device_, *pool_, ctx_.params, ctx_.input, ctx_.input_size, {});
+    // (the compute build's program too: an app's prepare may take a kernel of
+    // its file from it, as the chunk tables' compaction)
+    app_->prepare(*device_, *pool_, ctx_.params, ctx_.input, ctx_.input_size, {Mode::compute});
     device_->make_current();
     plan();
     allocate();
@@ -93,7 +95,7 @@ class PersistentPoint final : public workloads::WorkloadPoint {
     app_->begin_pass(0);
     PersistentAppArgs args;
     std::int64_t* writes = nullptr;
-    if (!app_->persistent_args(args, writes)) {
+    if (!app_->persistent_args({launch_.blocks, per_round_}, args, writes)) {
       throw RunError("bigkernel/persistent: " + ctx_.app + " gives no persistent kernel arguments");
     }
     launch_.writes = writes;
@@ -184,19 +186,33 @@ class PersistentPoint final : public workloads::WorkloadPoint {
     std::uint32_t blocks = resident;
     std::uint64_t round = (records_ + blocks - 1) / std::max<std::uint32_t>(blocks, 1);
     round = std::max<std::uint64_t>((round + threads - 1) / threads * threads, threads);
-    const std::uint64_t fits = available * 9 / 10 / blocks;
-    std::uint64_t fit_records = fits > per_block_fixed ? (fits - per_block_fixed) / per_record : 0;
-    fit_records = fit_records >= threads ? fit_records / threads * threads
-                  : fit_records >= 8     ? fit_records / 8 * 8
-                                         : fit_records;
+    // A block's device bytes for rounds of r records: the slots and lists,
+    // and the app's own buffers for r records (side_bytes: a lane's in the
+    // launch-based pipeline, at least what a block takes here: a chunk table).
+    const auto block_bytes = [&](std::uint64_t r) {
+      return per_block_fixed + r * per_record + app_->side_bytes(r);
+    };
+    const std::uint64_t usable = available / 10 * 9;
+    std::uint64_t low = 0, high = round;  // the most records a round that fit
+    while (low < high) {
+      const std::uint64_t mid = (low + high + 1) / 2;
+      if (blocks * block_bytes(mid) <= usable) {
+        low = mid;
+      } else {
+        high = mid - 1;
+      }
+    }
+    std::uint64_t fit_records = low >= threads ? low / threads * threads
+                                : low >= 8     ? low / 8 * 8
+                                               : low;
     if (fit_records == 0) {
       const std::uint64_t budget = device_->memory_budget();
       throw RunError(fmt::format(
           "bigkernel/persistent: the GPU memory budget {} ({} B available) is too small: one "
-          "round needs {} B ({} resident blocks x (one record's two value slots, address list "
-          "and counts, {} B, + {} B), with a tenth spare)",
-          budget ? format_size(budget) : "(none)", available,
-          blocks * (per_record + per_block_fixed) / 9 * 10, blocks, per_record, per_block_fixed));
+          "round needs {} B ({} resident blocks x {} B for one record: its two value slots, "
+          "address list and counts, and the app's {}), with a tenth spare",
+          budget ? format_size(budget) : "(none)", available, blocks * block_bytes(1) / 9 * 10,
+          blocks, block_bytes(1), app_->side_text()));
     }
     per_round_ = std::min(round, fit_records);
     launch_.blocks = blocks;
@@ -405,7 +421,7 @@ class PersistentPoint final : public workloads::WorkloadPoint {
 }  // namespace
 
 std::vector<std::string> persistent_app_names() {
-  return {"kmeans-particles", "opinion-finder", "wc"};
+  return {"kmeans-particles", "netflix", "opinion-finder", "dna-assembly", "wc"};
 }
 
 std::unique_ptr<PointRunner> make_persistent_point(const PointContext& ctx) {

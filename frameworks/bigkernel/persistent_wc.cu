@@ -26,7 +26,7 @@ namespace bk_p_compute {
 
 namespace {
 
-struct WcRoles {
+struct WcRoles : BkPNoRoundWork {
   static __device__ void addrgen(const BkPStep& s, const PersistentAppArgs& a) {
     bk_p_addrgen::bk_wc(BK_P_MAPPED_ARGS(s), s.round_records, (u32*)a.pointers[0]);
   }

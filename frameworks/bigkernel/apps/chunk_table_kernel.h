@@ -87,6 +87,20 @@ class ChunkTableKernel : public AppKernel {
     q.read_async(counts_host_->host_buffer(), index * 4, count, 0, 4);
     copied_out_ += c.count * 16 + 4;
   }
+  // kernels/persistent_chunk_table.cuh's arguments: a table a block, the
+  // rows and counts regions seen by the device.
+  bool persistent_args(const PersistentShape& shape, PersistentAppArgs& args,
+                       std::int64_t*&) override {
+    const std::uint64_t slots = chunk_table_slots(shape.round_records);
+    backend::Buffer& tables = pool_->get("bk.persistent.tables", shape.blocks * (slots * 16 + 16));
+    args.pointers[0] = tables.handle();
+    args.pointers[1] = persistent_device_pointer(rows_host_->data());
+    args.pointers[2] = persistent_device_pointer(counts_host_->data());
+    args.pointers[3] = full_->handle();
+    args.values[0] = slots;
+    args.values[1] = stride_;
+    return true;
+  }
   std::unique_ptr<workloads::Output> finish_run() override {
     std::uint32_t full = 0;
     device_->queue().read(&full, *full_, 0, 4);

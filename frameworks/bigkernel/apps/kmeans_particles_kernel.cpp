@@ -50,7 +50,8 @@ class KmeansKernel final : public AppKernel {
     q.read_async(writes_host_->host_buffer(), c.first * 8, writes, 0, c.count * 8);
     copied_out_ += c.count * 8;
   }
-  bool persistent_args(PersistentAppArgs& args, std::int64_t*& writes) override {
+  bool persistent_args(const PersistentShape&, PersistentAppArgs& args,
+                       std::int64_t*& writes) override {
     args.pointers[0] = centroids_->handle();
     args.values[0] = k_;
     writes = static_cast<std::int64_t*>(persistent_device_pointer(writes_host_->data()));

@@ -55,7 +55,7 @@ class OpinionKernel final : public AppKernel {
     q.end_span();
     tallies_.copy_back(q, tallies, index, c);
   }
-  bool persistent_args(PersistentAppArgs& args, std::int64_t*&) override {
+  bool persistent_args(const PersistentShape&, PersistentAppArgs& args, std::int64_t*&) override {
     args.pointers[0] = dictionary_->handle();
     args.pointers[1] = keywords_->handle();
     args.pointers[2] = tallies_.persistent_region();

@@ -43,7 +43,7 @@ class WcKernel final : public AppKernel {
     q.end_span();
     tallies_.copy_back(q, tallies, index, c);
   }
-  bool persistent_args(PersistentAppArgs& args, std::int64_t*&) override {
+  bool persistent_args(const PersistentShape&, PersistentAppArgs& args, std::int64_t*&) override {
     args.pointers[0] = tallies_.persistent_region();
     return true;
   }

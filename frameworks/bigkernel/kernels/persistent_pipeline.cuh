@@ -38,6 +38,20 @@ struct BkPStep {
   (s).data, (s).list, (s).counts, (s).capacity, (s).layout, (u64)0, (s).chunk_base, \
       (s).record_bytes, (s).writes, (s).records, (s).record_words, (s).list_threads
 
+/* What an app's roles do around a round's steps in the compute role, by
+ * default nothing (a persistent_<app>.cu's struct derives from this):
+ * round_begin runs on every compute thread after the round's values arrived
+ * and before its first step (which starts with a barrier); round_end runs on
+ * every compute thread after the last step (which ended with one), before
+ * the role fences and raises compute_done. `tid` is the thread in the role,
+ * `round` the pass's round number. */
+struct BkPNoRoundWork {
+  static __device__ void round_begin(const PersistentAppArgs&, u32 /*block*/, u64 /*round*/,
+                                     u32 /*records*/, u32 /*tid*/) {}
+  static __device__ void round_end(const PersistentAppArgs&, u32 /*block*/, u64 /*round*/,
+                                   u32 /*records*/, u32 /*tid*/) {}
+};
+
 /* Waits (one thread) until a flag another agent raises reaches `at_least`. */
 static __device__ __forceinline__ void bk_p_wait(const u64* flag, u64 at_least) {
   while (*(const volatile u64*)flag < at_least) __nanosleep(256);
@@ -156,7 +170,9 @@ static __device__ void bk_p_compute_role(const PersistentLaunch& L, const Persis
                   r,
                   first,
                   r};
+    App::round_begin(A, b, g, r, tid);
     bk_p_steps(1, (u32)(g * L.groups_per_round), r, [&] { App::compute(st, A); });
+    App::round_end(A, b, g, r, tid);
     __threadfence_system(); /* mapped writes reach the host before the flag */
     bk_p_role_barrier(1);
     if (tid == 0) bk_p_raise(done, k + 1);

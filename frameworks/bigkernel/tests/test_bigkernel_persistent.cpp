@@ -1,6 +1,7 @@
 // bigkernel/persistent (persistent.h): the persistent kernel on CUDA devices,
 // K-means (the mapped writes over the link), Opinion Finder (tallies of
-// virtual work-groups) and wc (variable-length records, record patterns)
+// virtual work-groups), wc (variable-length records, record patterns),
+// Netflix and DNA Assembly (a table a block, compacted a round)
 // against the workloads' references in several rounds
 // per block (more rounds than a block's two slots), with patterns off (the
 // raw lists through mapped memory), its counters, fewer rounds than blocks,
@@ -32,7 +33,9 @@ TEST_P(BigKernelPersistentTest, RunsOnCudaOnly) {
   EXPECT_TRUE(v.runs_app("kmeans-particles"));
   EXPECT_TRUE(v.runs_app("opinion-finder"));
   EXPECT_TRUE(v.runs_app("wc"));
-  EXPECT_FALSE(v.runs_app("netflix"));
+  EXPECT_TRUE(v.runs_app("netflix"));
+  EXPECT_TRUE(v.runs_app("dna-assembly"));
+  EXPECT_FALSE(v.runs_app("mastercard"));
 }
 
 // 16 MiB of particles (262,144 records) under an 8 MiB budget, one block an
@@ -85,6 +88,23 @@ TEST_P(BigKernelPersistentTest, WcInSeveralRoundsPerBlock) {
     EXPECT_GT(c.at("rounds"), 2 * c.at("blocks")) << "fewer rounds than a block's slots";
     EXPECT_LT(c.at("records_per_round"), 256);
     EXPECT_EQ(c.at("pattern_rounds"), patterns ? c.at("rounds") : 0);
+  }
+}
+
+// Netflix and DNA Assembly: each block's compute warps fill their own table
+// a round and compact it into the app's rows, merged on the host.
+TEST_P(BigKernelPersistentTest, ChunkTableAppsInSeveralRoundsPerBlock) {
+  if (!cuda()) GTEST_SKIP() << "the persistent kernel is CUDA code";
+  for (const auto& [app, generator] :
+       {std::pair<std::string, std::string>{"netflix", "netflix-pairs"},
+        std::pair<std::string, std::string>{"dna-assembly", "dna-fragments"}}) {
+    SCOPED_TRACE(app);
+    const PointRun r = run_point(*device_, "bigkernel", "persistent", app,
+                                 generate(generator, 16 << 20), 24 << 20, {}, 2);
+    EXPECT_EQ(r.validation, "");
+    const auto& c = r.measurement.counters;
+    EXPECT_GT(c.at("rounds"), 2 * c.at("blocks")) << "fewer rounds than a block's slots";
+    EXPECT_EQ(c.at("pattern_rounds"), c.at("rounds"));
   }
 }
 

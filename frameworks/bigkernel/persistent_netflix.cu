@@ -1,0 +1,44 @@
+// netflix's persistent kernel (persistent.h): apps/netflix.clh built in the
+// address role and in the compute role of one kernel
+// (kernels/persistent_roles.cuh); each block's compute warps add a round's
+// records into their own table and compact it into the app's pinned rows
+// (kernels/persistent_chunk_table.cuh, whose arguments these are).
+#include "harness/dialect/dialect.h"
+// (the dialect first: the roles redefine its work-item macros)
+#include "frameworks/bigkernel/kernels/persistent_roles.cuh"
+
+namespace bk_p_addrgen {
+#define BK_MODE_ADDRGEN 1
+#define BK_P_ROLE 0
+#include "frameworks/bigkernel/apps/netflix.clh"
+#include "frameworks/bigkernel/kernels/pattern.clh"
+}  // namespace bk_p_addrgen
+#include "frameworks/bigkernel/kernels/persistent_next_role.h"
+#undef BK_NETFLIX_CLH
+#undef BK_CHUNK_TABLE_CLH
+namespace bk_p_compute {
+#define BK_MODE_COMPUTE 1
+#define BK_P_ROLE 1
+#include "frameworks/bigkernel/apps/netflix.clh"
+}  // namespace bk_p_compute
+
+#include "frameworks/bigkernel/kernels/persistent_pipeline.cuh"
+// (after the pipeline: the rounds' work uses its steps)
+#include "frameworks/bigkernel/kernels/persistent_chunk_table.cuh"
+
+namespace {
+
+struct Roles : BkPChunkTableRounds {
+  static __device__ void addrgen(const BkPStep& s, const PersistentAppArgs& a) {
+    bk_p_addrgen::bk_netflix(BK_P_MAPPED_ARGS(s), s.first_record, s.round_records, (u64*)0, 0u,
+                             (u32*)a.pointers[3]);
+  }
+  static __device__ void compute(const BkPStep& s, const PersistentAppArgs& a) {
+    bk_p_compute::bk_netflix(BK_P_MAPPED_ARGS(s), s.first_record, s.round_records,
+                             table(a, blockIdx.x), mask(a), (u32*)a.pointers[3]);
+  }
+};
+
+}  // namespace
+
+BK_P_APP_KERNEL(Roles, "netflix", persistent_netflix)
