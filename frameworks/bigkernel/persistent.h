@@ -55,10 +55,14 @@ struct PersistentLaunch {
   // device memory
   std::uint8_t* values = nullptr;  // [P][slots] of value_slot_bytes
   std::uint64_t value_slot_bytes = 0;
-  std::uint64_t* list = nullptr;           // [P][R x capacity]: address generation's own list
-  std::uint32_t* counts = nullptr;         // [P][R]
-  std::uint64_t* descriptor = nullptr;     // [P][descriptor_words]
-  std::uint64_t* data_ready = nullptr;     // [P][slots]: the round's number + 1, copied after it
+  std::uint64_t* list = nullptr;        // [P][R x capacity]: address generation's own list
+  std::uint32_t* counts = nullptr;      // [P][R]
+  std::uint64_t* descriptor = nullptr;  // [P][descriptor_words]
+  std::uint64_t* data_ready = nullptr;  // [P][slots]: the round's number + 1, copied after it
+  // [P][4] ns (the GPU's global timer, from each role's first thread): the
+  // address role's time working and waiting for the host, the compute
+  // role's working and waiting for its values.
+  std::uint64_t* role_ns = nullptr;
   const std::uint8_t* stand_in = nullptr;  // 8 B of zeros: ADDRGEN's mapped value
   // mapped host memory
   std::uint64_t* host_list = nullptr;        // [P][slots][R x capacity]: the raw fallback

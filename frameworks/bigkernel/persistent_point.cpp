@@ -88,6 +88,7 @@ class PersistentPoint final : public workloads::WorkloadPoint {
     aborted_ = false;
     std::memset(flags_.data(), 0, flags_.size());
     launch_queue_->fill_zero(data_ready_, 0, data_ready_.size());
+    launch_queue_->fill_zero(role_ns_, 0, role_ns_.size());
     launch_queue_->finish();
     Measurement m;
     Stopwatch clock;
@@ -124,6 +125,7 @@ class PersistentPoint final : public workloads::WorkloadPoint {
     app_->end_pass(0);
     Stopwatch merge;
     last_ = app_->finish_run();
+    const double merge_ms = merge.elapsed_ms();
     m.total_ms = clock.elapsed_ms();
     WorkerTally all;
     double busiest_ms = 0;
@@ -136,8 +138,9 @@ class PersistentPoint final : public workloads::WorkloadPoint {
       all.address_bytes += t.address_bytes;
     }
     value_bytes_sent_ = all.value_bytes;
-    m.phases = {{"pipeline", pipeline_ms}, {"merge", merge.elapsed_ms()}};
+    m.phases = {{"pipeline", pipeline_ms}, {"merge", merge_ms}};
     m.counters["assembly_busiest_ms"] = busiest_ms;
+    add_role_counters(m);
     m.counters["blocks"] = launch_.blocks;
     m.counters["rounds"] = static_cast<double>(all.rounds);
     m.counters["records_per_round"] = static_cast<double>(per_round_);
@@ -236,6 +239,7 @@ class PersistentPoint final : public workloads::WorkloadPoint {
     counts_ = device_->allocate(p * r * 4);
     descriptor_ = device_->allocate(p * descriptor_words_ * 8);
     data_ready_ = device_->allocate(p * s * 8);
+    role_ns_ = device_->allocate(p * 4 * 8);
     stand_in_ = device_->allocate(8);
     launch_queue_ = device_->create_queue();
     launch_queue_->fill_zero(stand_in_, 0, 8);
@@ -252,6 +256,7 @@ class PersistentPoint final : public workloads::WorkloadPoint {
     launch_.counts = static_cast<std::uint32_t*>(counts_.handle());
     launch_.descriptor = static_cast<std::uint64_t*>(descriptor_.handle());
     launch_.data_ready = static_cast<std::uint64_t*>(data_ready_.handle());
+    launch_.role_ns = static_cast<std::uint64_t*>(role_ns_.handle());
     launch_.stand_in = static_cast<const std::uint8_t*>(stand_in_.handle());
     RecordTable& recs = app_->records();
     if (recs.variable()) {
@@ -376,6 +381,24 @@ class PersistentPoint final : public workloads::WorkloadPoint {
     persistent_send(launch_.data_ready + slot, number, 8, stream);
   }
 
+  // Untimed, after a run: each role's time working and waiting, the mean over
+  // the blocks that had rounds (what bounds the pass: the host, when the
+  // compute warps mostly wait for values and the address warps for the host;
+  // the device, when they mostly work).
+  void add_role_counters(Measurement& m) {
+    const auto blocks =
+        static_cast<std::uint32_t>(std::min<std::uint64_t>(launch_.blocks, launch_.rounds));
+    std::vector<std::uint64_t> ns(std::uint64_t{launch_.blocks} * 4);
+    launch_queue_->read(ns.data(), role_ns_, 0, ns.size() * 8);
+    const char* names[4] = {"address_busy_ms", "address_wait_ms", "compute_busy_ms",
+                            "compute_wait_ms"};
+    for (std::uint32_t i = 0; i < 4; ++i) {
+      double sum = 0;
+      for (std::uint32_t b = 0; b < blocks; ++b) sum += static_cast<double>(ns[4 * b + i]);
+      m.counters[names[i]] = blocks ? sum / blocks / 1e6 : 0.0;
+    }
+  }
+
   // More reads in a thread than the lists hold: the app's max_reads is wrong.
   void check_counts(const std::uint32_t* counts, std::uint32_t r, std::uint64_t first) const {
     for (std::uint32_t t = 0; t < r; ++t) {
@@ -412,7 +435,7 @@ class PersistentPoint final : public workloads::WorkloadPoint {
   std::uint64_t records_ = 0, per_round_ = 0, value_bytes_sent_ = 0;
   std::uint32_t capacity_ = 0, value_bytes_ = 0, descriptor_words_ = 0;
   PersistentLaunch launch_;
-  backend::Buffer values_, list_, counts_, descriptor_, data_ready_, stand_in_;
+  backend::Buffer values_, list_, counts_, descriptor_, data_ready_, stand_in_, role_ns_;
   backend::HostBuffer host_list_, host_counts_, host_descriptor_, flags_, staging_, sequence_;
   std::unique_ptr<backend::Queue> launch_queue_;
   std::vector<std::unique_ptr<backend::Queue>> queues_;

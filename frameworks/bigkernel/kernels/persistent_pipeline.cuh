@@ -52,9 +52,19 @@ struct BkPNoRoundWork {
                                    u32 /*records*/, u32 /*tid*/) {}
 };
 
-/* Waits (one thread) until a flag another agent raises reaches `at_least`. */
-static __device__ __forceinline__ void bk_p_wait(const u64* flag, u64 at_least) {
+/* The GPU's global timer, in ns. */
+static __device__ __forceinline__ u64 bk_p_now() {
+  u64 t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+/* Waits (one thread) until a flag another agent raises reaches `at_least`;
+ * adds the time it waited to *waited. */
+static __device__ __forceinline__ void bk_p_wait(const u64* flag, u64 at_least, u64* waited) {
+  const u64 start = bk_p_now();
   while (*(const volatile u64*)flag < at_least) __nanosleep(256);
+  *waited += bk_p_now() - start;
 }
 static __device__ __forceinline__ void bk_p_raise(u64* flag, u64 value) {
   *(volatile u64*)flag = value;
@@ -91,13 +101,14 @@ static __device__ void bk_p_address_role(const PersistentLaunch& L, const Persis
   u64* desc = (u64*)L.descriptor + (u64)b * L.descriptor_words;
   u64* ready = (u64*)L.addr_ready + (u64)b * kPersistentFlagStride;
   const u64* freed = (const u64*)L.addr_free + (u64)b * kPersistentFlagStride;
-  u64 k = 0;
+  const u64 started = bk_p_now();
+  u64 waited = 0, k = 0;
   for (u64 g = b; g < L.rounds; g += L.blocks, ++k) {
     const u64 slot = (u64)b * kPersistentSlots + k % kPersistentSlots;
     const u64 first = g * R;
     const u32 r = (u32)min(R, L.records - first);
     /* The host has read what this slot held kPersistentSlots rounds ago. */
-    if (k >= kPersistentSlots && tid == 0) bk_p_wait(freed, k - kPersistentSlots + 1);
+    if (k >= kPersistentSlots && tid == 0) bk_p_wait(freed, k - kPersistentSlots + 1, &waited);
     if (tid < 3) desc[tid] = 0;
     const u32 group0 = (u32)(g * L.groups_per_round);
     const u64* records =
@@ -136,6 +147,10 @@ static __device__ void bk_p_address_role(const PersistentLaunch& L, const Persis
     bk_p_role_barrier(0);
     if (tid == 0) bk_p_raise(ready, k + 1);
   }
+  if (tid == 0) {
+    L.role_ns[4 * (u64)b] = bk_p_now() - started - waited;
+    L.role_ns[4 * (u64)b + 1] = waited;
+  }
 }
 
 /* Role 1: the computation, on the values the host sent into this block's slot. */
@@ -144,14 +159,15 @@ static __device__ void bk_p_compute_role(const PersistentLaunch& L, const Persis
   const u32 tid = threadIdx.x - BK_P_ROLE_THREADS, b = blockIdx.x;
   const u64 R = L.round_records;
   u64* done = (u64*)L.compute_done + (u64)b * kPersistentFlagStride;
-  u64 k = 0;
+  const u64 started = bk_p_now();
+  u64 waited = 0, k = 0;
   for (u64 g = b; g < L.rounds; g += L.blocks, ++k) {
     const u64 slot = (u64)b * kPersistentSlots + k % kPersistentSlots;
     const u64 first = g * R;
     const u32 r = (u32)min(R, L.records - first);
     /* The round's number arrives after its values (one stream, in order). */
     if (tid == 0) {
-      bk_p_wait((const u64*)L.data_ready + slot, k + 1);
+      bk_p_wait((const u64*)L.data_ready + slot, k + 1, &waited);
       __threadfence();
     }
     /* Coalesced values: the COMPUTE build's capacity is the round's threads. */
@@ -176,6 +192,10 @@ static __device__ void bk_p_compute_role(const PersistentLaunch& L, const Persis
     __threadfence_system(); /* mapped writes reach the host before the flag */
     bk_p_role_barrier(1);
     if (tid == 0) bk_p_raise(done, k + 1);
+  }
+  if (tid == 0) {
+    L.role_ns[4 * (u64)b + 2] = bk_p_now() - started - waited;
+    L.role_ns[4 * (u64)b + 3] = waited;
   }
 }
 

@@ -52,6 +52,10 @@ TEST_P(BigKernelPersistentTest, KmeansInSeveralRoundsPerBlock) {
     EXPECT_GT(c.at("rounds"), 2 * c.at("blocks")) << "fewer rounds than a block's slots";
     EXPECT_EQ(c.at("pattern_rounds"), patterns ? c.at("rounds") : 0);
     EXPECT_EQ(c.at("raw_rounds"), patterns ? 0 : c.at("rounds"));
+    // Each role's time, from the GPU's timer: a pass's work is in it.
+    EXPECT_GT(c.at("address_busy_ms"), 0);
+    EXPECT_GT(c.at("compute_busy_ms"), 0);
+    EXPECT_LE(c.at("compute_busy_ms") + c.at("compute_wait_ms"), r.measurement.total_ms * 1.01);
     // K-means reads 32 of each record's 64 bytes: every round's values sent once.
     EXPECT_EQ(c.at("value_bytes"), 32.0 * (16 << 20) / 64);
   }
