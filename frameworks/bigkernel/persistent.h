@@ -3,7 +3,8 @@
 // computation warps, synchronized among themselves by named barriers and with
 // the host by flags, while host threads assemble the values and send them.
 // This header is the host's view of the device code (persistent_cuda.cu and
-// one persistent_<app>.cu a supported app); without CUDA the functions throw.
+// one persistent_<app>.cu a supported app, or one for several:
+// persistent_chunk_table_apps.cu); without CUDA the functions throw.
 //
 // One block's life (kernels/persistent_pipeline.cuh): block b runs rounds
 // b, b + P, b + 2P, ... (P = `blocks`, every one resident: the host sizes P

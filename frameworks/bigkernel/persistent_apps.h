@@ -1,5 +1,6 @@
 // The apps the persistent kernel runs (persistent.h), one persistent_<app>.cu
-// each: the app's instantiation of kernels/persistent_pipeline.cuh.
+// each (persistent_chunk_table_apps.cu holds Netflix's and DNA Assembly's): the
+// app's instantiation of kernels/persistent_pipeline.cuh.
 #pragma once
 
 #include <string>

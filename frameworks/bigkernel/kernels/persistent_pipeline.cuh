@@ -91,6 +91,32 @@ static __device__ __forceinline__ void bk_p_steps(u32 role, u32 group0, u32 reco
   }
 }
 
+/* Block b's k-th round: the pass's round g = b + k x P, its slot, its first
+ * record and records, and (variable-length records) its entries of the
+ * record table. */
+struct BkPRound {
+  u64 g, slot, first;
+  u32 records;
+  const u64* table;
+};
+static __device__ __forceinline__ BkPRound bk_p_round(const PersistentLaunch& L, u32 b, u64 k) {
+  BkPRound rd;
+  rd.g = b + k * L.blocks;
+  rd.slot = (u64)b * kPersistentSlots + k % kPersistentSlots;
+  rd.first = rd.g * L.round_records;
+  rd.records = (u32)min((u64)L.round_records, L.records - rd.first);
+  rd.table =
+      L.records_table ? (const u64*)L.records_table + rd.first * L.record_words : (const u64*)0;
+  return rd;
+}
+
+/* A role's time working and waiting (its first thread's), for the host. */
+static __device__ __forceinline__ void bk_p_store_times(const PersistentLaunch& L, u32 b, u32 role,
+                                                        u64 started, u64 waited) {
+  L.role_ns[4 * (u64)b + 2 * role] = bk_p_now() - started - waited;
+  L.role_ns[4 * (u64)b + 2 * role + 1] = waited;
+}
+
 /* Role 0: address generation, pattern recognition, the hand-off to the host. */
 template <class App>
 static __device__ void bk_p_address_role(const PersistentLaunch& L, const PersistentAppArgs& A) {
@@ -102,17 +128,16 @@ static __device__ void bk_p_address_role(const PersistentLaunch& L, const Persis
   u64* ready = (u64*)L.addr_ready + (u64)b * kPersistentFlagStride;
   const u64* freed = (const u64*)L.addr_free + (u64)b * kPersistentFlagStride;
   const u64 started = bk_p_now();
-  u64 waited = 0, k = 0;
-  for (u64 g = b; g < L.rounds; g += L.blocks, ++k) {
-    const u64 slot = (u64)b * kPersistentSlots + k % kPersistentSlots;
-    const u64 first = g * R;
-    const u32 r = (u32)min(R, L.records - first);
+  u64 waited = 0;
+  for (u64 k = 0; b + k * L.blocks < L.rounds; ++k) {
+    const BkPRound rd = bk_p_round(L, b, k);
+    const u64 g = rd.g, slot = rd.slot, first = rd.first;
+    const u32 r = rd.records;
+    const u64* records = rd.table;
     /* The host has read what this slot held kPersistentSlots rounds ago. */
     if (k >= kPersistentSlots && tid == 0) bk_p_wait(freed, k - kPersistentSlots + 1, &waited);
     if (tid < 3) desc[tid] = 0;
     const u32 group0 = (u32)(g * L.groups_per_round);
-    const u64* records =
-        L.records_table ? (const u64*)L.records_table + first * L.record_words : (const u64*)0;
     BkPStep st = {L.stand_in,     list,    counts,         L.capacity, L.layout, 0, L.record_bytes,
                   (i64*)L.writes, records, L.record_words, r,          first,    r};
     bk_p_steps(0, group0, r, [&] { App::addrgen(st, A); });
@@ -147,56 +172,45 @@ static __device__ void bk_p_address_role(const PersistentLaunch& L, const Persis
     bk_p_role_barrier(0);
     if (tid == 0) bk_p_raise(ready, k + 1);
   }
-  if (tid == 0) {
-    L.role_ns[4 * (u64)b] = bk_p_now() - started - waited;
-    L.role_ns[4 * (u64)b + 1] = waited;
-  }
+  if (tid == 0) bk_p_store_times(L, b, 0, started, waited);
 }
 
 /* Role 1: the computation, on the values the host sent into this block's slot. */
 template <class App>
 static __device__ void bk_p_compute_role(const PersistentLaunch& L, const PersistentAppArgs& A) {
   const u32 tid = threadIdx.x - BK_P_ROLE_THREADS, b = blockIdx.x;
-  const u64 R = L.round_records;
   u64* done = (u64*)L.compute_done + (u64)b * kPersistentFlagStride;
+  u64 waited = 0;
   const u64 started = bk_p_now();
-  u64 waited = 0, k = 0;
-  for (u64 g = b; g < L.rounds; g += L.blocks, ++k) {
-    const u64 slot = (u64)b * kPersistentSlots + k % kPersistentSlots;
-    const u64 first = g * R;
-    const u32 r = (u32)min(R, L.records - first);
+  for (u64 k = 0; b + k * L.blocks < L.rounds; ++k) {
+    const BkPRound rd = bk_p_round(L, b, k);
     /* The round's number arrives after its values (one stream, in order). */
     if (tid == 0) {
-      bk_p_wait((const u64*)L.data_ready + slot, k + 1, &waited);
+      bk_p_wait((const u64*)L.data_ready + rd.slot, k + 1, &waited);
       __threadfence();
     }
     /* Coalesced values: the COMPUTE build's capacity is the round's threads. */
-    const u64* records =
-        L.records_table ? (const u64*)L.records_table + first * L.record_words : (const u64*)0;
-    BkPStep st = {L.values + slot * L.value_slot_bytes,
+    BkPStep st = {L.values + rd.slot * L.value_slot_bytes,
                   (u64*)0,
                   (u32*)0,
-                  r,
+                  rd.records,
                   L.layout,
                   0,
                   L.record_bytes,
                   (i64*)L.writes,
-                  records,
+                  rd.table,
                   L.record_words,
-                  r,
-                  first,
-                  r};
-    App::round_begin(A, b, g, r, tid);
-    bk_p_steps(1, (u32)(g * L.groups_per_round), r, [&] { App::compute(st, A); });
-    App::round_end(A, b, g, r, tid);
+                  rd.records,
+                  rd.first,
+                  rd.records};
+    App::round_begin(A, b, rd.g, rd.records, tid);
+    bk_p_steps(1, (u32)(rd.g * L.groups_per_round), rd.records, [&] { App::compute(st, A); });
+    App::round_end(A, b, rd.g, rd.records, tid);
     __threadfence_system(); /* mapped writes reach the host before the flag */
     bk_p_role_barrier(1);
     if (tid == 0) bk_p_raise(done, k + 1);
   }
-  if (tid == 0) {
-    L.role_ns[4 * (u64)b + 2] = bk_p_now() - started - waited;
-    L.role_ns[4 * (u64)b + 3] = waited;
-  }
+  if (tid == 0) bk_p_store_times(L, b, 1, started, waited);
 }
 
 template <class App>
