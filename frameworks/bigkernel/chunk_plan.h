@@ -24,6 +24,13 @@ std::uint64_t records_per_chunk(std::uint64_t total_records, std::uint32_t lanes
                                 std::uint64_t available, const LaneBytes& lane_bytes,
                                 std::uint64_t max_records);
 
+// `records` a round, at most, made whole work-groups of `group` records, or a
+// multiple of 8 below one (a coalesced segment of a round's values of one
+// width then needs no padding), or as they are below 8.
+inline std::uint64_t whole_groups_or_eights(std::uint64_t records, std::uint64_t group) {
+  return records >= group ? records / group * group : records >= 8 ? records / 8 * 8 : records;
+}
+
 // A chunk: records [first, first + count) of the mapped array.
 struct Chunk {
   std::uint64_t first = 0;

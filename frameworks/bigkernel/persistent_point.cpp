@@ -26,6 +26,7 @@
 
 #include "frameworks/bigkernel/app_kernel.h"
 #include "frameworks/bigkernel/assembly.h"
+#include "frameworks/bigkernel/chunk_plan.h"
 #include "frameworks/bigkernel/persistent.h"
 #include "frameworks/bigkernel/points.h"
 #include "frameworks/blocks/buffer_pool.h"
@@ -186,7 +187,7 @@ class PersistentPoint final : public workloads::WorkloadPoint {
     // At most what gives every block a round (whole virtual work-groups), and
     // what fits: whole work-groups, or a multiple of 8 records below one (a
     // coalesced segment of R values of one width then needs no padding).
-    std::uint32_t blocks = resident;
+    const std::uint32_t blocks = resident;
     std::uint64_t round = (records_ + blocks - 1) / std::max<std::uint32_t>(blocks, 1);
     round = std::max<std::uint64_t>((round + threads - 1) / threads * threads, threads);
     // A block's device bytes for rounds of r records: the slots and lists,
@@ -195,19 +196,9 @@ class PersistentPoint final : public workloads::WorkloadPoint {
     const auto block_bytes = [&](std::uint64_t r) {
       return per_block_fixed + r * per_record + app_->side_bytes(r);
     };
-    const std::uint64_t usable = available / 10 * 9;
-    std::uint64_t low = 0, high = round;  // the most records a round that fit
-    while (low < high) {
-      const std::uint64_t mid = (low + high + 1) / 2;
-      if (blocks * block_bytes(mid) <= usable) {
-        low = mid;
-      } else {
-        high = mid - 1;
-      }
-    }
-    std::uint64_t fit_records = low >= threads ? low / threads * threads
-                                : low >= 8     ? low / 8 * 8
-                                               : low;
+    // (a tenth of the budget spare: the pool's slack, the tables' powers of two)
+    const std::uint64_t fit_records = whole_groups_or_eights(
+        records_per_chunk(round, blocks, available / 10 * 9, block_bytes, round), threads);
     if (fit_records == 0) {
       const std::uint64_t budget = device_->memory_budget();
       throw RunError(fmt::format(

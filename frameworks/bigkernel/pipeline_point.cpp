@@ -142,13 +142,8 @@ class PipelinePoint final : public workloads::WorkloadPoint {
                    (opt_.reduce_volume ? "a round's address list, counts and values + its "
                                        : "a round's records + its ") +
                        app_->side_text() + (recs.variable() ? " + its records' entries" : ""));
-    // Whole work-groups a round, or at least a multiple of 8 records: a
-    // coalesced segment of R values of one width then needs no padding.
-    if (per_round_ < records_) {
-      per_round_ = per_round_ >= kGroupSize ? per_round_ / kGroupSize * kGroupSize
-                   : per_round_ >= 8        ? per_round_ / 8 * 8
-                                            : per_round_;
-    }
+    // Whole work-groups a round, or at least a multiple of 8 records.
+    if (per_round_ < records_) per_round_ = whole_groups_or_eights(per_round_, kGroupSize);
     if (opt_.reduce_volume) {
       app_->use_sl1(opt_.sl1);
       app_->prepare(*device_, *pool_, ctx_.params, ctx_.input, ctx_.input_size,

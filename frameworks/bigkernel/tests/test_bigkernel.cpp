@@ -398,6 +398,17 @@ TEST(ChunkPlan, LargestChunkThatFitsEveryLane) {
   EXPECT_EQ(bigkernel::records_per_chunk(0, 2, 10000, lane, 1u << 30), 1u);    // empty input
 }
 
+TEST(ChunkPlan, RoundsOfWholeGroupsOrEights) {
+  EXPECT_EQ(bigkernel::whole_groups_or_eights(8960, 256), 8960u);
+  EXPECT_EQ(bigkernel::whole_groups_or_eights(9000, 256), 8960u);
+  EXPECT_EQ(bigkernel::whole_groups_or_eights(256, 256), 256u);
+  EXPECT_EQ(bigkernel::whole_groups_or_eights(255, 256), 248u);
+  EXPECT_EQ(bigkernel::whole_groups_or_eights(87, 256), 80u);
+  EXPECT_EQ(bigkernel::whole_groups_or_eights(8, 256), 8u);
+  EXPECT_EQ(bigkernel::whole_groups_or_eights(7, 256), 7u);
+  EXPECT_EQ(bigkernel::whole_groups_or_eights(0, 256), 0u);
+}
+
 TEST(ChunkPlan, ChunksCoverEveryRecordOnce) {
   const auto c = bigkernel::chunks(10, 4);
   ASSERT_EQ(c.size(), 3u);
