@@ -119,6 +119,7 @@ class PersistentPoint final : public workloads::WorkloadPoint {
       });
     }
     for (std::thread& t : threads) t.join();
+    if (failure) release_compute_warps();
     for (auto& q : queues_) q->finish();
     persistent_finish(launch_queue_->native_handle(), ctx_.app + "'s persistent kernel");
     if (failure) std::rethrow_exception(failure);
@@ -402,14 +403,23 @@ class PersistentPoint final : public workloads::WorkloadPoint {
     }
   }
 
-  // After a host thread failed: the other host threads stop, and the flags the
-  // device waits on go to their largest, so that each role runs out its rounds
-  // (on whatever values are there) and the kernel ends.
+  // After a host thread failed: the other host threads stop, and the address
+  // warps may take every slot (addr_free at its largest); the compute warps'
+  // flags follow in release_compute_warps.
   void abort_device() {
     aborted_ = true;
     for (std::uint32_t b = 0; b < launch_.blocks; ++b) store_release(host_flag(1, b), kAbort);
-    std::vector<std::uint64_t> all(launch_.blocks * kPersistentSlots, kAbort);
+  }
+
+  // Once every host thread stopped and its copies landed (a round number
+  // copied later would undo it): every value slot's number at its largest,
+  // so that the compute warps run out their rounds on whatever values are
+  // there and the kernel ends. On a queue of its own: the launch's queue
+  // waits for the kernel.
+  void release_compute_warps() {
+    std::vector<std::uint64_t> all(std::uint64_t{launch_.blocks} * kPersistentSlots, kAbort);
     try {
+      for (auto& q : queues_) q->finish();
       auto q = device_->create_queue();
       q->write(data_ready_, 0, all.data(), all.size() * 8);
       q->finish();
