@@ -381,4 +381,38 @@ void assemble_raw(const std::uint8_t* mapped, std::uint64_t mapped_size, const s
   }
 }
 
+void check_read_counts(const std::string& variant, const RoundAddresses& round,
+                       std::uint64_t first_record, std::uint32_t capacity) {
+  if (!round.has_counts()) return;
+  for (std::uint32_t t = 0; t < round.threads; ++t) {
+    if (round.counts[t] > capacity) {
+      throw RunError(fmt::format(
+          "bigkernel/{}: record {} made {} mapped reads, more than the {} the app declared",
+          variant, first_record + t, round.counts[t], capacity));
+    }
+  }
+}
+
+std::vector<std::uint32_t> round_widths(const RoundAddresses& round) {
+  if (!round.pattern.holds)
+    return widths_of(round.list, round.counts, round.threads, round.threads);
+  std::vector<std::uint32_t> widths;
+  for (std::uint64_t e : round.pattern.first) widths.push_back(entry_width(e));
+  return widths;
+}
+
+void assemble_round(const std::uint8_t* mapped, std::uint64_t mapped_size,
+                    const RoundAddresses& round, const ValueLayout& layout, std::uint32_t t0,
+                    std::uint32_t t1, std::uint8_t* values) {
+  if (round.pattern.holds && round.bases) {
+    assemble_by_record_pattern(mapped, mapped_size, round.pattern, layout, round.bases,
+                               round.base_stride, round.counts, t0, t1, values);
+  } else if (round.pattern.holds) {
+    assemble_by_pattern(mapped, mapped_size, round.pattern, layout, t0, t1, values);
+  } else {
+    assemble_raw(mapped, mapped_size, round.list, round.counts, round.threads, layout, t0, t1,
+                 values);
+  }
+}
+
 }  // namespace harness::bigkernel

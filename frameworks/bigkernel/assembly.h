@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace harness::bigkernel {
@@ -78,5 +79,31 @@ void assemble_raw(const std::uint8_t* mapped, std::uint64_t mapped_size, const s
                   const std::uint32_t* counts, std::uint32_t list_threads,
                   const ValueLayout& layout, std::uint32_t t0, std::uint32_t t1,
                   std::uint8_t* values);
+
+// A round's addresses as the host received them: a pattern that holds, or
+// the raw list (access-major, `threads` its thread dimension); each thread's
+// count with a raw list and with a record pattern (variable-length records:
+// `bases`, the round's entries of the record table, `base_stride` u64 each).
+struct RoundAddresses {
+  AddressPattern pattern;
+  const std::uint64_t* list = nullptr;
+  const std::uint32_t* counts = nullptr;
+  std::uint32_t threads = 0;
+  const std::uint64_t* bases = nullptr;
+  std::uint32_t base_stride = 0;
+  bool has_counts() const { return !pattern.holds || bases != nullptr; }
+};
+// A RunError naming the record when a thread of the round (its first record
+// `first_record`) made more reads than `capacity` (the app's max_reads is
+// wrong; the lists hold no more); nothing for a round without counts.
+void check_read_counts(const std::string& variant, const RoundAddresses& round,
+                       std::uint64_t first_record, std::uint32_t capacity);
+// The width of the round's n-th reads: the pattern's, or the raw list's.
+std::vector<std::uint32_t> round_widths(const RoundAddresses& round);
+// Gathers the values of threads [t0, t1) by whichever the round has: a record
+// pattern, a pattern or the raw list.
+void assemble_round(const std::uint8_t* mapped, std::uint64_t mapped_size,
+                    const RoundAddresses& round, const ValueLayout& layout, std::uint32_t t0,
+                    std::uint32_t t1, std::uint8_t* values);
 
 }  // namespace harness::bigkernel

@@ -328,22 +328,25 @@ class PersistentPoint final : public workloads::WorkloadPoint {
         static_cast<const std::uint64_t*>(host_list_.data()) + slot * per_round_ * capacity_;
     const auto* counts = static_cast<const std::uint32_t*>(host_counts_.data()) + slot * per_round_;
     Stopwatch assembly;
-    AddressPattern pattern;
-    if (patterns_) pattern = read_descriptor(desc, capacity_);
     const RecordTable& recs = app_->records();
-    // A record pattern comes with each thread's count; a raw list always.
-    if (!pattern.holds || recs.variable()) check_counts(counts, r, first);
-    std::vector<std::uint32_t> widths;
-    if (pattern.holds) {
+    RoundAddresses round;
+    if (patterns_) round.pattern = read_descriptor(desc, capacity_);
+    round.list = list;
+    round.counts = counts;
+    round.threads = r;
+    if (recs.variable()) {
+      round.bases = recs.entries() + first * recs.words();
+      round.base_stride = recs.words();
+    }
+    check_read_counts("persistent", round, first, capacity_);
+    if (round.pattern.holds) {
       ++tally.pattern_rounds;
-      tally.address_bytes += descriptor_words_ * 8 + (recs.variable() ? std::uint64_t{r} * 4 : 0);
-      for (std::uint64_t e : pattern.first) widths.push_back(entry_width(e));
+      tally.address_bytes += descriptor_words_ * 8 + (round.bases ? std::uint64_t{r} * 4 : 0);
     } else {
       ++tally.raw_rounds;
       tally.address_bytes += std::uint64_t{r} * capacity_ * 8 + std::uint64_t{r} * 4;
-      widths = widths_of(list, counts, r, r);
     }
-    const ValueLayout layout = value_layout(Layout::coalesced, r, widths);
+    const ValueLayout layout = value_layout(Layout::coalesced, r, round_widths(round));
     if (layout.bytes > launch_.value_slot_bytes) {
       throw RunError(fmt::format(
           "bigkernel/persistent: a round's values take {} B, more than the {} B a slot holds",
@@ -351,15 +354,7 @@ class PersistentPoint final : public workloads::WorkloadPoint {
     }
     std::uint8_t* values =
         static_cast<std::uint8_t*>(staging_.data()) + slot * launch_.value_slot_bytes;
-    if (pattern.holds && recs.variable()) {
-      assemble_by_record_pattern(ctx_.input, ctx_.input_size, pattern, layout,
-                                 recs.entries() + first * recs.words(), recs.words(), counts, 0, r,
-                                 values);
-    } else if (pattern.holds) {
-      assemble_by_pattern(ctx_.input, ctx_.input_size, pattern, layout, 0, r, values);
-    } else {
-      assemble_raw(ctx_.input, ctx_.input_size, list, counts, r, layout, 0, r, values);
-    }
+    assemble_round(ctx_.input, ctx_.input_size, round, layout, 0, r, values);
     tally.assembly_ms += assembly.elapsed_ms();
     tally.value_bytes += layout.bytes;
     ++tally.rounds;
@@ -388,18 +383,6 @@ class PersistentPoint final : public workloads::WorkloadPoint {
       double sum = 0;
       for (std::uint32_t b = 0; b < blocks; ++b) sum += static_cast<double>(ns[4 * b + i]);
       m.counters[names[i]] = blocks ? sum / blocks / 1e6 : 0.0;
-    }
-  }
-
-  // More reads in a thread than the lists hold: the app's max_reads is wrong.
-  void check_counts(const std::uint32_t* counts, std::uint32_t r, std::uint64_t first) const {
-    for (std::uint32_t t = 0; t < r; ++t) {
-      if (counts[t] > capacity_) {
-        throw RunError(fmt::format(
-            "bigkernel/persistent: record {} made {} mapped reads, more than the {} the app "
-            "declared",
-            first + t, counts[t], capacity_));
-      }
     }
   }
 

@@ -420,25 +420,22 @@ class PipelinePoint final : public workloads::WorkloadPoint {
     std::uint64_t bytes = 0;
     ValueLayout layout;
     if (opt_.reduce_volume) {
-      AddressPattern pattern;
+      RoundAddresses round;
       if (patterns_) {
-        pattern = read_descriptor(host_[s].descriptor.data(), capacity_);
+        round.pattern = read_descriptor(host_[s].descriptor.data(), capacity_);
         // The fallback: raw addresses (a record pattern's counts are here).
-        if (!pattern.holds) read_raw(k, !recs.variable()).wait();
+        if (!round.pattern.holds) read_raw(k, !recs.variable()).wait();
       }
-      const std::uint64_t* list = host_[s].list.data();
-      const std::uint32_t* counts = host_[s].counts.data();
-      std::vector<std::uint32_t> widths;
-      if (pattern.holds) {
-        ++run_.pattern_rounds;
-        for (std::uint64_t e : pattern.first) widths.push_back(entry_width(e));
-        if (recs.variable()) check_counts(counts, c);
-      } else {
-        ++run_.raw_rounds;
-        check_counts(counts, c);
-        widths = widths_of(list, counts, r, r);
+      round.list = host_[s].list.data();
+      round.counts = host_[s].counts.data();
+      round.threads = r;
+      if (recs.variable()) {
+        round.bases = recs.entries() + c.first * recs.words();
+        round.base_stride = recs.words();
       }
-      layout = value_layout(opt_.layout, r, widths);
+      ++(round.pattern.holds ? run_.pattern_rounds : run_.raw_rounds);
+      check_read_counts(opt_.variant, round, c.first, capacity_);
+      layout = value_layout(opt_.layout, r, round_widths(round));
       if (layout.bytes > host_[s].values.size()) {
         throw RunError(fmt::format(
             "bigkernel/{}: a round's values take {} B, more than the {} B a thread the app "
@@ -446,18 +443,9 @@ class PipelinePoint final : public workloads::WorkloadPoint {
             opt_.variant, layout.bytes, value_bytes_, r));
       }
       bytes = layout.bytes;
-      const std::uint64_t* bases =
-          recs.variable() ? recs.entries() + c.first * recs.words() : nullptr;
       assemble_in_parallel(c.count, bytes, [&](std::uint64_t b, std::uint64_t e) {
-        const auto t0 = static_cast<std::uint32_t>(b), t1 = static_cast<std::uint32_t>(e);
-        if (pattern.holds && bases) {
-          assemble_by_record_pattern(ctx_.input, ctx_.input_size, pattern, layout, bases,
-                                     recs.words(), counts, t0, t1, values);
-        } else if (pattern.holds) {
-          assemble_by_pattern(ctx_.input, ctx_.input_size, pattern, layout, t0, t1, values);
-        } else {
-          assemble_raw(ctx_.input, ctx_.input_size, list, counts, r, layout, t0, t1, values);
-        }
+        assemble_round(ctx_.input, ctx_.input_size, round, layout, static_cast<std::uint32_t>(b),
+                       static_cast<std::uint32_t>(e), values);
       });
     } else {
       bytes = recs.bytes(c.first, c.count);
@@ -499,17 +487,6 @@ class PipelinePoint final : public workloads::WorkloadPoint {
 
   // S-L1 loads whole lines: the values buffer holds a line past the last value.
   std::uint64_t sl1_pad() const { return opt_.sl1 ? kSl1LineBytes : 0; }
-
-  // More reads in a thread than the lists hold: the app's max_reads is wrong.
-  void check_counts(const std::uint32_t* counts, const Chunk& c) const {
-    for (std::uint64_t i = 0; i < c.count; ++i) {
-      if (counts[i] > capacity_) {
-        throw RunError(fmt::format(
-            "bigkernel/{}: record {} made {} mapped reads, more than the {} the app declared",
-            opt_.variant, c.first + i, counts[i], capacity_));
-      }
-    }
-  }
 
   PipelineOptions opt_;
   bool patterns_ = false;

@@ -1,12 +1,14 @@
 /* BigKernel's persistent kernel (frameworks/bigkernel/persistent.h: one
  * block's life), CUDA only. A persistent_<app>.cu includes this after its two
  * namespaces (kernels/persistent_roles.cuh) and instantiates bk_persistent
- * with a struct of two device functions that call the app's kernel in each
- * build:
+ * (through BK_P_APP_KERNEL, below) with a struct of two device functions
+ * that call the app's kernel in each build:
  *   static __device__ void addrgen(const BkPStep&, const PersistentAppArgs&);
  *   static __device__ void compute(const BkPStep&, const PersistentAppArgs&);
  * passing BK_P_MAPPED_ARGS(step) for BK_MAPPED_PARAMS, then the round's first
- * record and record count, then its own arguments. */
+ * record and record count, then its own arguments; the struct derives from
+ * BkPNoRoundWork, or from a struct with work around a round's steps
+ * (kernels/persistent_chunk_table.cuh). */
 #ifndef BK_PERSISTENT_PIPELINE_CUH
 #define BK_PERSISTENT_PIPELINE_CUH
 
@@ -18,25 +20,25 @@ using harness::bigkernel::kPersistentSlots;
 using harness::bigkernel::PersistentAppArgs;
 using harness::bigkernel::PersistentLaunch;
 
-/* BK_MAPPED_PARAMS' values for one role's round, and the round. */
+/* BK_MAPPED_PARAMS' values for one role's round, and the round. The writes
+ * are the pass's (write slot 0 is record 0: chunk_base 0), and the address
+ * list's thread dimension is the round's records. */
 struct BkPStep {
   const uchar* data;
   u64* list;
   u32* counts;
   u32 capacity;
   u32 layout;
-  u64 chunk_base;
   u32 record_bytes;
   i64* writes;
   const u64* records; /* the round's entries of the record table (variable-length) */
   u32 record_words;
-  u32 list_threads;
   u64 first_record;  /* of the round */
   u32 round_records; /* the round's records */
 };
-#define BK_P_MAPPED_ARGS(s)                                                         \
-  (s).data, (s).list, (s).counts, (s).capacity, (s).layout, (u64)0, (s).chunk_base, \
-      (s).record_bytes, (s).writes, (s).records, (s).record_words, (s).list_threads
+#define BK_P_MAPPED_ARGS(s)                                                                   \
+  (s).data, (s).list, (s).counts, (s).capacity, (s).layout, (u64)0, (u64)0, (s).record_bytes, \
+      (s).writes, (s).records, (s).record_words, (s).round_records
 
 /* What an app's roles do around a round's steps in the compute role, by
  * default nothing (a persistent_<app>.cu's struct derives from this):
@@ -138,8 +140,8 @@ static __device__ void bk_p_address_role(const PersistentLaunch& L, const Persis
     if (k >= kPersistentSlots && tid == 0) bk_p_wait(freed, k - kPersistentSlots + 1, &waited);
     if (tid < 3) desc[tid] = 0;
     const u32 group0 = (u32)(g * L.groups_per_round);
-    BkPStep st = {L.stand_in,     list,    counts,         L.capacity, L.layout, 0, L.record_bytes,
-                  (i64*)L.writes, records, L.record_words, r,          first,    r};
+    BkPStep st = {L.stand_in,     list,    counts,         L.capacity, L.layout, L.record_bytes,
+                  (i64*)L.writes, records, L.record_words, first,      r};
     bk_p_steps(0, group0, r, [&] { App::addrgen(st, A); });
     bool holds = false;
     if (L.patterns && records) { /* a record pattern: the longest thread, then every thread */
@@ -195,12 +197,10 @@ static __device__ void bk_p_compute_role(const PersistentLaunch& L, const Persis
                   (u32*)0,
                   rd.records,
                   L.layout,
-                  0,
                   L.record_bytes,
                   (i64*)L.writes,
                   rd.table,
                   L.record_words,
-                  rd.records,
                   rd.first,
                   rd.records};
     App::round_begin(A, b, rd.g, rd.records, tid);
