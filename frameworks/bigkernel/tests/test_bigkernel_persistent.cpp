@@ -133,6 +133,19 @@ TEST_P(BigKernelPersistentTest, BudgetTooSmallForOneRound) {
   }
 }
 
+// Every block must be resident: more blocks an SM than fit is refused.
+TEST_P(BigKernelPersistentTest, MoreBlocksAnSmThanFitIsRefused) {
+  if (!cuda()) GTEST_SKIP() << "the persistent kernel is CUDA code";
+  try {
+    run(generate("particles", 64 * 100, 3), 0, {{"blocks_per_sm", "64"}});
+    ADD_FAILURE() << "no error";
+  } catch (const RunError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("blocks_per_sm=64 but an SM holds"), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
+}
+
 }  // namespace
 
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(BigKernelPersistentTest);
