@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <memory>
 #include <string>
 #include <vector>
@@ -97,10 +98,11 @@ class Sl1Point final : public workloads::WorkloadPoint {
     if (def_.mode == Mode::staging) {
       launch_.staged = true;
       launch_.part = param_u32(p, "part");
-      if (launch_.part % 8 != 0)
-        throw UsageError(
-            fmt::format("sl1/staging: part must be a multiple of 8, not {}", launch_.part));
-      launch_.local_bytes = std::uint64_t{launch_.part} * group_size;
+      if (launch_.part < 8 || !std::has_single_bit(launch_.part))
+        throw UsageError(fmt::format(
+            "sl1/staging: part must be a power of two of at least 8 bytes, not {}", launch_.part));
+      // A pad word after each part (kernels/sl1_staging.clh).
+      launch_.local_bytes = std::uint64_t{launch_.part + 8} * group_size;
       if (info.local_memory_bytes && launch_.local_bytes > info.local_memory_bytes)
         throw SkipPoint(fmt::format("a tile of {} B is more than the {} B of local memory of {}",
                                     launch_.local_bytes, info.local_memory_bytes, info.name));
@@ -222,8 +224,8 @@ ParamDecls params_of(Mode mode, bool caches_nothing) {
                              "sizes its lines from the rest"));
   }
   if (mode == Mode::staging)
-    p.push_back(unsigned_param("part", 64, 8, 4096,
-                               "bytes each work-item scans of a staged tile (a multiple of 8)"));
+    p.push_back(pow2_param("part", 64, 8, 4096,
+                           "bytes each work-item scans of a staged tile, a word at a time"));
   return p;
 }
 
@@ -248,7 +250,7 @@ void register_family() {
        "(no monitoring, no shared memory)"},
       {"staging", Mode::staging, false,
        "a work-group copies a tile of the text into local memory with coalesced loads, then "
-       "each work-item scans its part of it (upper and wc)"},
+       "each work-item scans its part of it a word at a time (upper and wc)"},
   };
   for (const VariantDef& d : defs) {
     VariantInfo v;

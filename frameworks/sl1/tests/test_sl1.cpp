@@ -156,6 +156,28 @@ TEST_P(Sl1Test, InputsThatEndMidLine) {
   }
 }
 
+// The staged kernels classify 8 bytes at once (kernels/sl1_swar.clh): every
+// byte value, the spaces '\t'..'\r' and ' ', and the neighbours of a-z and
+// of the spaces ('`', '{', 0x88, 0xe1, 0xa0 = 0x20 | 0x80), in runs that
+// cross words, parts and tiles, at every part size from one word to more
+// than the text, on texts that end mid-word and mid-part.
+TEST_P(Sl1Test, StagedKernelsSeeEveryByteValue) {
+  std::string text;
+  for (int round = 0; round < 40; ++round) {
+    for (int b = 0; b < 256; ++b) text += static_cast<char>((b * 37 + round * 11) & 0xff);
+    text += "a`z{ \t\n\v\f\r word\x88\xe1\xa0 A@Z[x";
+  }
+  for (const std::size_t size : {text.size(), text.size() - 5, std::size_t{13}, std::size_t{1}}) {
+    for (const std::string part : {"8", "16", "64", "512", "4096"}) {
+      SCOPED_TRACE(std::to_string(size) + " part " + part);
+      const std::string input = text.substr(0, size);
+      EXPECT_EQ(run("staging", "upper", input, {{"part", part}}).validation, "");
+      EXPECT_EQ(run("staging", "wc", input, {{"part", part}}).validation, "");
+    }
+  }
+  EXPECT_THROW(run("staging", "wc", text, {{"part", "24"}}), UsageError);
+}
+
 // The app keeps all local memory: S-L1 has no line to give (the thesis'
 // Kmeans) and caches nothing; the monitoring still ran. sl1-nothing is the
 // same on purpose.
