@@ -87,7 +87,8 @@ class Sl1Point final : public workloads::WorkloadPoint {
                       : 16;
     const auto structures = static_cast<std::uint32_t>(app_->structures().size());
 
-    // The text, padded to whole lines (zeros past its end).
+    // The text, padded to whole lines (zeros past its end; a multiple of 16
+    // bytes, the staged kernels copy pairs of words).
     launch_.size = ctx_.input_size;
     const std::uint64_t padded = (ctx_.input_size + kPad) / kPad * kPad;
     text_ = device_->allocate(padded);
