@@ -216,6 +216,38 @@ def rates_section(points: list[dict], ds) -> list[str]:
             + table(["series", "dataset", "rate", "value", "over", "ceiling", "fraction"], rows) + [""])
 
 
+def fastest_section(points: list[dict], metric: str, ds) -> list[str]:
+    """'Fastest variant per app': on each device, for each app (and dataset)
+    that more than one variant ran, the fastest by the verdict's metric, how
+    much faster than the next, and its rates over that metric with their
+    fractions of the ceilings: how close the best design comes to the
+    hardware."""
+    groups: dict[tuple, list[dict]] = {}
+    for p in points:
+        if p.get("status") == "ok" and rd.stat(p, metric) is not None:
+            groups.setdefault((rd.device_key(p), ds(p)), []).append(p)
+    rows = []
+    for (device, where), group in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1])):
+        if len({(p.get("framework"), p.get("variant")) for p in group}) < 2:
+            continue
+        ranked = sorted(group, key=lambda p: rd.stat(p, metric))
+        best, runner_up = ranked[0], ranked[1]
+        over = metric if metric in (best.get("phase_order") or []) else "total_ms"
+        rates = [f"{r.get('name')} {rd.fmt_num(rd.as_number(r.get('value')), 4)} {r.get('unit', '')}"
+                 + (f" = {_pct(rd.rate_fraction(r))} of {r.get('ceiling')}" if r.get("ceiling") else "")
+                 for r in rd.point_rates(best) if r.get("over") == over]
+        rows.append([rd.device_label(device), where, f"{best.get('framework')}/{best.get('variant')}",
+                     rd.fmt_num(rd.stat(best, metric), 4),
+                     f"{rd.fmt_num(rd.stat(runner_up, metric) / rd.stat(best, metric), 3)}x "
+                     f"{runner_up.get('framework')}/{runner_up.get('variant')}",
+                     "; ".join(rates) or "none"])
+    if not rows:
+        return []
+    return ([f"### Fastest variant per app (by {metric})", ""]
+            + table(["device", "app", "fastest", f"{metric} ms", "over the next", f"its rates over {metric}"],
+                    rows) + [""])
+
+
 def experiment_section(exp: rd.Experiment, verdicts: list[verdict_rules.Verdict], docs: list[dict], paths: list[str],
                        doc_env: dict[int, int], out_dir: str) -> list[str]:
     spec = exp.spec
@@ -296,6 +328,10 @@ def experiment_section(exp: rd.Experiment, verdicts: list[verdict_rules.Verdict]
         out.append("")
 
     if points:
+        verdict = spec.get("verdict") if isinstance(spec.get("verdict"), dict) else {}
+        metric = verdict.get("metric") if isinstance(verdict.get("metric"), str) else "total_ms"
+        if multi_app:
+            out += fastest_section(points, metric, ds)
         out += rates_section(points, ds)
         phase_order = rd.merge_phase_orders(points)
         with_phases = [p for p in points if any(rd.stat(p, ph) is not None for ph in phase_order)]

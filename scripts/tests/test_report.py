@@ -172,6 +172,26 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(verdicts["x.v2"]["verdict"], "does not hold")
         self.assertEqual(verdicts["x.v2"]["rule"], "fraction_of_ceiling")
 
+    def test_fastest_variant_per_app_with_its_fraction_of_the_ceiling(self):
+        # Two apps, two variants each; the faster differs per app. A lone
+        # variant's app (single) gets no row: there is nothing to compare.
+        pts = [C.make_v2_point("tree", app="a", fraction=0.8), C.make_v2_point("flat", app="a", fraction=0.4),
+               C.make_v2_point("tree", app="b", fraction=0.2), C.make_v2_point("flat", app="b", fraction=0.5),
+               C.make_v2_point("tree", app="single", fraction=0.3)]
+        rule = {"kind": "mean_speedup", "candidate": {"framework": "reduction", "variant": "tree"},
+                "baseline": {"framework": "reduction", "variant": "flat"}, "metric": "reduce", "min_mean": 1.0}
+        path = C.write_json(os.path.join(self.tmp.name, "apps.json"), C.make_document_v2(pts, rule, "x.apps"))
+        r = run(self.out, path)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        rows = self.table_rows(self.read("report.md"), "### Fastest variant per app (by reduce)")
+        self.assertEqual([row[1:3] for row in rows], [["a 1GiB group_size=256 segment=1024", "reduction/tree"],
+                                                      ["b 1GiB group_size=256 segment=1024", "reduction/flat"]])
+        self.assertEqual(rows[0][4], "2x reduction/flat")
+        self.assertEqual(rows[1][4], "2.5x reduction/tree")
+        self.assertIn("dram@reduce", rows[0][5])
+        self.assertIn("= 80.0% of d2d_copy", rows[0][5])
+        self.assertIn("= 50.0% of d2d_copy", rows[1][5])
+
     def test_time_section_sums_each_files_wall_time(self):
         a = C.make_document_v2([C.make_v2_point()], experiment_id="x.a")
         a["wall_s"] = 12.5
