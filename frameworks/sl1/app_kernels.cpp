@@ -35,8 +35,11 @@ class UpperKernel final : public AppKernel {
   std::string source() const override { return "frameworks/sl1/apps/upper.clh"; }
   std::uint64_t written_bytes(std::uint64_t size) const override { return size; }  // at most
   std::vector<std::string> structures() const override { return {"text"}; }
-  std::string kernel_name(bool staged) const override {
-    return staged ? "sl1_upper_staged" : "sl1_upper";
+  bool has_coalesced() const override { return true; }
+  std::string kernel_name(Mode mode) const override {
+    return mode == Mode::staging     ? "sl1_upper_staged"
+           : mode == Mode::coalesced ? "sl1_upper_coalesced"
+                                     : "sl1_upper";
   }
   void prepare(backend::Device& device, const Params&, const std::uint8_t*, std::size_t size,
                std::uint64_t) override {
@@ -44,7 +47,9 @@ class UpperKernel final : public AppKernel {
     text_->resize(size);
   }
   void launch(backend::Queue& q, const backend::Kernel& k, const Launch& l) override {
-    if (l.staged) {
+    if (l.coalesced) {
+      q.launch(k, l.shape, *l.text, l.size);
+    } else if (l.staged) {
       q.launch(k, l.shape, *l.text, l.size, l.part, local_memory(l.local_bytes));
     } else {
       q.launch(k, l.shape, *l.text, *l.cuts, l.lines, l.monitor, *l.stats,
@@ -70,8 +75,11 @@ class WcKernel final : public AppKernel {
  public:
   std::string source() const override { return "frameworks/sl1/apps/wc.clh"; }
   std::vector<std::string> structures() const override { return {"text"}; }
-  std::string kernel_name(bool staged) const override {
-    return staged ? "sl1_wc_staged" : "sl1_wc";
+  bool has_coalesced() const override { return true; }
+  std::string kernel_name(Mode mode) const override {
+    return mode == Mode::staging     ? "sl1_wc_staged"
+           : mode == Mode::coalesced ? "sl1_wc_coalesced"
+                                     : "sl1_wc";
   }
   void prepare(backend::Device& device, const Params&, const std::uint8_t*, std::size_t,
                std::uint64_t threads) override {
@@ -80,7 +88,9 @@ class WcKernel final : public AppKernel {
     host_.resize(threads * 2);
   }
   void launch(backend::Queue& q, const backend::Kernel& k, const Launch& l) override {
-    if (l.staged) {
+    if (l.coalesced) {
+      q.launch(k, l.shape, *l.text, l.size, counts_);
+    } else if (l.staged) {
       q.launch(k, l.shape, *l.text, l.size, l.part, counts_, local_memory(l.local_bytes));
     } else {
       q.launch(k, l.shape, *l.text, *l.cuts, counts_, l.lines, l.monitor, *l.stats,
@@ -114,7 +124,7 @@ class GrepKernel final : public AppKernel {
     return "grep has no staged kernel: its lines straddle the fixed tiles a work-group stages, "
            "and the matcher backtracks over a whole line";
   }
-  std::string kernel_name(bool) const override { return "sl1_grep"; }
+  std::string kernel_name(Mode) const override { return "sl1_grep"; }
   void prepare(backend::Device& device, const Params& params, const std::uint8_t* input,
                std::size_t size, std::uint64_t) override {
     const workloads::grep::Pattern p =
@@ -169,7 +179,7 @@ class KmeansKernel final : public AppKernel {
     return "kmeans-particles has no staged kernel: the staged kernels scan a text byte by byte, "
            "kmeans reads 4 of the 8 words of each record";
   }
-  std::string kernel_name(bool) const override { return "sl1_kmeans_particles"; }
+  std::string kernel_name(Mode) const override { return "sl1_kmeans_particles"; }
   // Whole records, as evenly as they go.
   std::vector<std::uint64_t> cuts(const std::uint8_t*, std::size_t size,
                                   unsigned parts) const override {
@@ -229,7 +239,7 @@ class OpinionKernel final : public AppKernel {
     return "opinion-finder has no staged kernel: the staged kernels cut a text into tiles, "
            "opinion-finder reads the first 146 bytes of each 200-byte record";
   }
-  std::string kernel_name(bool) const override { return "sl1_opinion_finder"; }
+  std::string kernel_name(Mode) const override { return "sl1_opinion_finder"; }
   std::vector<std::uint64_t> cuts(const std::uint8_t*, std::size_t size,
                                   unsigned parts) const override {
     return record_cuts(size, workloads::opinion::kRecordBytes, parts);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "frameworks/sl1/sl1.h"
 #include "frameworks/workloads/workload.h"
 #include "harness/backend/backend.h"
 #include "harness/core/params.h"
@@ -25,9 +26,10 @@ struct Launch {
   std::uint32_t lines = 0, monitor = 0;
   backend::Buffer* stats = nullptr;
   std::size_t local_bytes = 8;
-  // The staged kernels.
+  // The whole-text kernels: staged (tiles of `part` bytes a work-item in
+  // local memory) or coalesced (16-byte pieces in registers).
   std::uint32_t part = 0;
-  bool staged = false;
+  bool staged = false, coalesced = false;
 };
 
 class AppKernel {
@@ -43,7 +45,12 @@ class AppKernel {
                                           unsigned parts) const;
   // Empty when the app has a staged kernel, else why not.
   virtual std::string staging_problem() const { return {}; }
-  virtual std::string kernel_name(bool staged) const = 0;
+  // Whether the app has a coalesced kernel (upper and wc: answers that are
+  // sums over bytes and their neighbours, so any cut of the text will do).
+  virtual bool has_coalesced() const { return false; }
+  // The kernel of a mode: the app's accessor kernel, or its staged or
+  // coalesced one.
+  virtual std::string kernel_name(Mode mode) const = 0;
   // Untimed: the app's own buffers for an input scanned by `threads`.
   virtual void prepare(backend::Device& device, const Params& params, const std::uint8_t* input,
                        std::size_t size, std::uint64_t threads) = 0;

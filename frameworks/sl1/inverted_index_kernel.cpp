@@ -93,7 +93,7 @@ class InvertedIndexKernel final : public AppKernel {
     return "inverted-index has no staged kernel: its variable-length lines straddle the fixed "
            "tiles a work-group stages, and an anchor is parsed over a whole line";
   }
-  std::string kernel_name(bool) const override { return "sl1_inverted_index"; }
+  std::string kernel_name(Mode) const override { return "sl1_inverted_index"; }
   void prepare(backend::Device& device, const Params&, const std::uint8_t* input, std::size_t size,
                std::uint64_t) override {
     device_ = &device;

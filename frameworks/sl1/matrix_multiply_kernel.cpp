@@ -22,7 +22,7 @@ class MatrixMultiplyKernel final : public AppKernel {
     return "matrix-multiply has no staged kernel: the staged kernels scan a text byte by byte, "
            "matrix-multiply reads a row of A and a column of B for each cell";
   }
-  std::string kernel_name(bool) const override { return "sl1_matrix_multiply"; }
+  std::string kernel_name(Mode) const override { return "sl1_matrix_multiply"; }
   // The cells are dealt out GLOBAL_SIZE apart, not in slices: no cuts (the
   // point uploads these zeros unread).
   std::vector<std::uint64_t> cuts(const std::uint8_t*, std::size_t, unsigned parts) const override {

@@ -23,7 +23,7 @@ class PageViewCountKernel final : public AppKernel {
     return "page-view-count has no staged kernel: its variable-length lines straddle the fixed "
            "tiles a work-group stages";
   }
-  std::string kernel_name(bool) const override { return "sl1_page_view_count"; }
+  std::string kernel_name(Mode) const override { return "sl1_page_view_count"; }
   // A slot per 64 lines, at least 4096: a 128 MiB weblog (2.3 M lines, 20,000
   // URLs) then fits at once, where 4096 slots grew twice on the first run,
   // each of those launches probing a full table (43-152 ms under Nsight

@@ -28,7 +28,7 @@ std::string program_name(const std::string& app, Mode mode, std::uint32_t line_b
       return fmt::format("sl1/{}/sl1-{}", app, line_bytes);
     case Mode::register_line:
       return "sl1/" + app + "/register-line";
-    default:  // the staged kernels do not use the accessor: no-l1's program has them
+    default:  // the staged and coalesced kernels do not use the accessor: no-l1's program has them
       return "sl1/" + app + "/no-l1";
   }
 }
@@ -67,6 +67,10 @@ class Sl1Point final : public workloads::WorkloadPoint {
     device_ = ctx.device;
     if (def.mode == Mode::staging && !app_->staging_problem().empty())
       throw SkipPoint(app_->staging_problem());
+    if (def.mode == Mode::coalesced && !app_->has_coalesced())
+      throw SkipPoint(ctx.app +
+                      " has no coalesced kernel: 16 bytes a work-item cut its lines and records; "
+                      "only upper's and wc's answers are sums over bytes and their neighbours");
   }
 
  protected:
@@ -96,7 +100,9 @@ class Sl1Point final : public workloads::WorkloadPoint {
     upload_text();
     launch_.text = &text_;
 
-    if (def_.mode == Mode::staging) {
+    if (def_.mode == Mode::coalesced) {
+      launch_.coalesced = true;
+    } else if (def_.mode == Mode::staging) {
       launch_.staged = true;
       launch_.part = param_u32(p, "part");
       if (launch_.part < 8 || !std::has_single_bit(launch_.part))
@@ -130,7 +136,7 @@ class Sl1Point final : public workloads::WorkloadPoint {
         program_source(program_name(ctx_.app, def_.mode, line_bytes_), {app_->source()});
     src.opencl_options = program_defines(def_.mode, line_bytes_);
     program_ = device_->build(src);
-    kernel_ = program_->kernel(app_->kernel_name(launch_.staged));
+    kernel_ = program_->kernel(app_->kernel_name(def_.mode));
     device_->queue().finish();
   }
 
@@ -156,9 +162,10 @@ class Sl1Point final : public workloads::WorkloadPoint {
     // per pass), so a profiler's launches can be told apart per point
     // (scripts/ncu_counters.py, figure 5.15's instruction counts).
     m.counters["groups"] = launch_.shape.groups;
-    m.counters["kernel_launches"] = launch_.staged ? 1.0 : static_cast<double>(app_->passes());
-    if (launch_.staged) {
-      m.counters["stage_part_bytes"] = launch_.part;
+    const bool whole_text = launch_.staged || launch_.coalesced;
+    m.counters["kernel_launches"] = whole_text ? 1.0 : static_cast<double>(app_->passes());
+    if (whole_text) {
+      if (launch_.staged) m.counters["stage_part_bytes"] = launch_.part;
       return m;
     }
     m.counters["sl1_line_bytes"] = software_cached(def_.mode) ? line_bytes_ : 0;
@@ -252,6 +259,10 @@ void register_family() {
       {"register-line", Mode::register_line, false,
        "each thread loads 16 aligned bytes of each structure into registers and consumes them "
        "(no monitoring, no shared memory)"},
+      {"coalesced", Mode::coalesced, false,
+       "each work-item loads 16 consecutive bytes at a time, consecutive work-items consecutive "
+       "bytes (a grid-wide stride), and scans them in registers, a word at a time (upper and "
+       "wc)"},
       {"staging", Mode::staging, false,
        "a work-group copies a tile of the text into local memory with coalesced loads, then "
        "each work-item scans its part of it a word at a time (upper and wc)"},

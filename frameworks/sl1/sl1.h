@@ -9,7 +9,7 @@ namespace harness::sl1 {
 void register_family();
 
 // How a program's loads and stores are built (SL1_MODE in kernels/sl1_cache.clh).
-enum class Mode { no_l1, hw_l1, sl1, register_line, staging };
+enum class Mode { no_l1, hw_l1, sl1, register_line, staging, coalesced };
 
 // The program's name ("sl1/wc/sl1-16": frameworks/CMakeLists.txt builds the
 // same names for CUDA) and its defines.

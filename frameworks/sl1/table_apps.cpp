@@ -38,7 +38,7 @@ class DnaKernel final : public AppKernel {
     return "dna-assembly has no staged kernel: the staged kernels scan a text byte by byte, "
            "dna-assembly reads 36 bytes of each 100-byte record";
   }
-  std::string kernel_name(bool) const override { return "sl1_dna_assembly"; }
+  std::string kernel_name(Mode) const override { return "sl1_dna_assembly"; }
   std::vector<std::uint64_t> cuts(const std::uint8_t*, std::size_t size,
                                   unsigned parts) const override {
     return record_cuts(size, dna::kRecordBytes, parts);
@@ -107,7 +107,7 @@ class MastercardKernel final : public AppKernel {
         even_cuts(workloads::mastercard_index_of(input, size)->size(), parts);
     return {c.begin(), c.end()};
   }
-  std::string kernel_name(bool) const override { return "sl1_mastercard"; }
+  std::string kernel_name(Mode) const override { return "sl1_mastercard"; }
   std::uint32_t passes() const override { return 2; }
   void prepare(backend::Device& device, const Params& params, const std::uint8_t* input,
                std::size_t size, std::uint64_t) override {

@@ -29,10 +29,10 @@ TEST_P(Sl1Test, EveryVariantOnEveryAppValidates) {
   const std::string particles = generate("particles", 256 << 10);
   const std::string tweets = generate("tweets", 200 * 1300);
   for (const std::string variant :
-       {"no-l1", "hw-l1", "sl1", "sl1-nothing", "register-line", "staging"}) {
+       {"no-l1", "hw-l1", "sl1", "sl1-nothing", "register-line", "staging", "coalesced"}) {
     for (const std::string& app : kApps) {
       SCOPED_TRACE(variant + " " + app);
-      if (variant == "staging" && app == "grep") {
+      if ((variant == "staging" || variant == "coalesced") && app == "grep") {
         EXPECT_THROW(run(variant, app, text), SkipPoint);
         continue;
       }
@@ -44,7 +44,7 @@ TEST_P(Sl1Test, EveryVariantOnEveryAppValidates) {
          {std::pair<std::string, const std::string&>{"kmeans-particles", particles},
           std::pair<std::string, const std::string&>{"opinion-finder", tweets}}) {
       SCOPED_TRACE(variant + " " + app);
-      if (variant == "staging") {
+      if (variant == "staging" || variant == "coalesced") {
         EXPECT_THROW(run(variant, app, input), SkipPoint);
       } else {
         EXPECT_EQ(run(variant, app, input).validation, "");
@@ -148,7 +148,7 @@ TEST_P(Sl1Test, InputsThatEndMidLine) {
         EXPECT_EQ(run("sl1", app, input, {{"line_bytes", line}, {"monitor", "20"}}).validation, "");
       }
     }
-    for (const std::string variant : {"register-line", "staging", "no-l1"}) {
+    for (const std::string variant : {"register-line", "staging", "coalesced", "no-l1"}) {
       SCOPED_TRACE(std::to_string(input.size()) + " " + variant);
       EXPECT_EQ(run(variant, "upper", input).validation, "");
       EXPECT_EQ(run(variant, "wc", input).validation, "");
@@ -156,12 +156,13 @@ TEST_P(Sl1Test, InputsThatEndMidLine) {
   }
 }
 
-// The staged kernels classify 8 bytes at once (kernels/sl1_swar.clh): every
-// byte value, the spaces '\t'..'\r' and ' ', and the neighbours of a-z and
-// of the spaces ('`', '{', 0x88, 0xe1, 0xa0 = 0x20 | 0x80), in runs that
-// cross words, parts and tiles, at every part size from one word to more
-// than the text, on texts that end mid-word and mid-part.
-TEST_P(Sl1Test, StagedKernelsSeeEveryByteValue) {
+// The staged and coalesced kernels classify 8 bytes at once
+// (kernels/sl1_swar.clh): every byte value, the spaces '\t'..'\r' and ' ',
+// and the neighbours of a-z and of the spaces ('`', '{', 0x88, 0xe1,
+// 0xa0 = 0x20 | 0x80), in runs that cross words, pieces, parts and tiles, at
+// every part size from one word to more than the text, on texts that end
+// mid-word, mid-piece and mid-part.
+TEST_P(Sl1Test, WholeTextKernelsSeeEveryByteValue) {
   std::string text;
   for (int round = 0; round < 40; ++round) {
     for (int b = 0; b < 256; ++b) text += static_cast<char>((b * 37 + round * 11) & 0xff);
@@ -174,6 +175,10 @@ TEST_P(Sl1Test, StagedKernelsSeeEveryByteValue) {
       EXPECT_EQ(run("staging", "upper", input, {{"part", part}}).validation, "");
       EXPECT_EQ(run("staging", "wc", input, {{"part", part}}).validation, "");
     }
+    SCOPED_TRACE(std::to_string(size) + " coalesced");
+    const std::string input = text.substr(0, size);
+    EXPECT_EQ(run("coalesced", "upper", input).validation, "");
+    EXPECT_EQ(run("coalesced", "wc", input).validation, "");
   }
   EXPECT_THROW(run("staging", "wc", text, {{"part", "24"}}), UsageError);
 }
@@ -237,18 +242,18 @@ TEST_P(Sl1Test, GrepDecisions) {
 }
 
 // The apps that aggregate into hash tables with atomics (table_apps.cpp):
-// every variant validates; staging is skipped with its reason.
+// every variant validates; staging and coalesced are skipped with their reasons.
 TEST_P(Sl1Test, TableAppsValidateInEveryVariant) {
   const std::string fragments = generate("dna-fragments", 100 * 4000, 7);
   const std::string transactions = generate("transactions", 512 << 10, 7);
   for (const std::string variant :
-       {"no-l1", "hw-l1", "sl1", "sl1-nothing", "register-line", "staging"}) {
+       {"no-l1", "hw-l1", "sl1", "sl1-nothing", "register-line", "staging", "coalesced"}) {
     for (const auto& [app, input] :
          {std::pair<std::string, const std::string&>{"dna-assembly", fragments},
           std::pair<std::string, const std::string&>{"mastercard", transactions},
           std::pair<std::string, const std::string&>{"mastercard-indexed", transactions}}) {
       SCOPED_TRACE(variant + " " + app);
-      if (variant == "staging") {
+      if (variant == "staging" || variant == "coalesced") {
         EXPECT_THROW(run(variant, app, input), SkipPoint);
       } else {
         EXPECT_EQ(run(variant, app, input).validation, "");

@@ -40,13 +40,13 @@ TEST_P(Sl1MoreAppsTest, EveryVariantValidatesOnGeneratedData) {
   const std::string html = generate("html-zipf", 256 << 10);
   const std::string mats = generate("matrix-f32", 8 * 96 * 96);
   for (const std::string variant :
-       {"no-l1", "hw-l1", "sl1", "sl1-nothing", "register-line", "staging"}) {
+       {"no-l1", "hw-l1", "sl1", "sl1-nothing", "register-line", "staging", "coalesced"}) {
     for (const auto& [app, input] :
          {std::pair<std::string, const std::string&>{"page-view-count", log},
           {"inverted-index", html},
           {"matrix-multiply", mats}}) {
       SCOPED_TRACE(variant + " " + app);
-      if (variant == "staging") {
+      if (variant == "staging" || variant == "coalesced") {
         EXPECT_THROW(run(variant, app, input), SkipPoint);
         continue;
       }
