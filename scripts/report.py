@@ -218,10 +218,16 @@ def rates_section(points: list[dict], ds) -> list[str]:
 
 def fastest_section(points: list[dict], metric: str, ds) -> list[str]:
     """'Fastest variant per app': on each device, for each app (and dataset)
-    that more than one variant ran, the fastest by the verdict's metric, how
-    much faster than the next, and its rates over that metric with their
-    fractions of the ceilings: how close the best design comes to the
-    hardware."""
+    that more than one variant ran, the fastest by the verdict's metric (a
+    time: total_ms or phases; any other metric ranks by total_ms), how much
+    faster than the next, and its rates over that time with their fractions
+    of the ceilings: how close the best design comes to the hardware."""
+    # Rank by time: the metric when it is total_ms or phases of the points,
+    # else (a counter, a rate) by total_ms.
+    phases = {ph for p in points for ph in (p.get("phase_order") or [])}
+    parts = metric.split(rd.PHASE_SUM)
+    if metric != "total_ms" and not all(part in phases for part in parts):
+        metric, parts = "total_ms", ["total_ms"]
     groups: dict[tuple, list[dict]] = {}
     for p in points:
         if p.get("status") == "ok" and rd.stat(p, metric) is not None:
@@ -232,10 +238,9 @@ def fastest_section(points: list[dict], metric: str, ds) -> list[str]:
             continue
         ranked = sorted(group, key=lambda p: rd.stat(p, metric))
         best, runner_up = ranked[0], ranked[1]
-        over = metric if metric in (best.get("phase_order") or []) else "total_ms"
         rates = [f"{r.get('name')} {rd.fmt_num(rd.as_number(r.get('value')), 4)} {r.get('unit', '')}"
                  + (f" = {_pct(rd.rate_fraction(r))} of {r.get('ceiling')}" if r.get("ceiling") else "")
-                 for r in rd.point_rates(best) if r.get("over") == over]
+                 for r in rd.point_rates(best) if r.get("over") in parts]
         rows.append([rd.device_label(device), where, f"{best.get('framework')}/{best.get('variant')}",
                      rd.fmt_num(rd.stat(best, metric), 4),
                      f"{rd.fmt_num(rd.stat(runner_up, metric) / rd.stat(best, metric), 3)}x "

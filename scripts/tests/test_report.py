@@ -191,6 +191,15 @@ class ReportTest(unittest.TestCase):
         self.assertIn("dram@reduce", rows[0][5])
         self.assertIn("= 80.0% of d2d_copy", rows[0][5])
         self.assertIn("= 50.0% of d2d_copy", rows[1][5])
+        # A metric that is not a time (a counter) ranks by total_ms instead.
+        rule["metric"] = "counter:blocks"
+        path = C.write_json(os.path.join(self.tmp.name, "counter.json"), C.make_document_v2(pts, rule, "x.c"))
+        self.assertEqual(run(self.out, path).returncode, 0)
+        md = self.read("report.md")
+        self.assertNotIn("Fastest variant per app (by counter", md)
+        rows = self.table_rows(md, "### Fastest variant per app (by total_ms)")
+        self.assertEqual([row[2] for row in rows], ["reduction/tree", "reduction/flat"])
+        self.assertEqual(rows[0][5], "none")  # the point's rate is over reduce, not total_ms
 
     def test_time_section_sums_each_files_wall_time(self):
         a = C.make_document_v2([C.make_v2_point()], experiment_id="x.a")
