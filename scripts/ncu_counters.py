@@ -22,9 +22,10 @@ launch's block and grid, which is checked. Metric sets (--metrics):
 counters `l1_hit_rate` and `l2_hit_rate` (percent); `instructions`: a run's
 launches summed, the median over its runs becomes `inst_executed` and
 `inst_issued` (warp instructions executed and issued, figure 5.15); `bounds`:
-the median over a point's launches of DRAM, L2, L1/shared, SM-pipe and issue
-throughput as percentages of their peaks (`dram_pct`, `l2_pct`, `l1_pct`,
-`sm_pct`, `issue_pct`), printed per point with the unit nearest its peak
+the median over a point's launches of DRAM, L2, L1/shared, SM-pipe, issue,
+integer-ALU-pipe and FMA-pipe throughput as percentages of their peaks
+(`dram_pct`, `l2_pct`, `l1_pct`, `sm_pct`, `issue_pct`, `alu_pct`,
+`fma_pct`), printed per point with the unit nearest its peak
 (what bounds the kernel). They are
 written into the --into document
 (default: the profiled run's own document), matched by point key; points
@@ -66,10 +67,15 @@ METRIC_SETS = {
                 "lts__throughput.avg.pct_of_peak_sustained_elapsed": "l2_pct",
                 "l1tex__throughput.avg.pct_of_peak_sustained_active": "l1_pct",
                 "sm__throughput.avg.pct_of_peak_sustained_elapsed": "sm_pct",
-                "smsp__issue_active.avg.pct_of_peak_sustained_active": "issue_pct"}, "launch"),
+                "smsp__issue_active.avg.pct_of_peak_sustained_active": "issue_pct",
+                # The integer and FMA pipes on their own: a byte scan whose
+                # SWAR classes keep the integer ALU busy shows it by name
+                # (S-L1's wc: ALU 73%, SM pipes 70%).
+                "sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active": "alu_pct",
+                "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active": "fma_pct"}, "launch"),
 }
 BOUND_UNITS = {"dram_pct": "DRAM", "l2_pct": "L2", "l1_pct": "L1/shared", "sm_pct": "SM pipes",
-               "issue_pct": "issue"}
+               "issue_pct": "issue", "alu_pct": "integer ALU pipe", "fma_pct": "FMA pipe"}
 METRICS = METRIC_SETS["hit-rates"][0]
 DEFAULT_KERNELS = "memory_scan_(ca|cg|line)"
 

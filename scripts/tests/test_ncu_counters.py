@@ -69,6 +69,12 @@ class NcuCountersTest(unittest.TestCase):
         self.assertEqual(got["a"], {"dram_pct": 85.0, "sm_pct": 30.0})
         self.assertEqual(N.bound_of(got["a"]), "DRAM 85%")
         self.assertEqual(N.bound_of({"issue_pct": 61.0, "l1_pct": 60.4}), "issue 61%")
+        # The integer ALU pipe by name when it is nearer its peak than the SM's
+        # overall throughput (a SWAR byte scan).
+        self.assertEqual(N.bound_of({"sm_pct": 70.2, "alu_pct": 73.2, "fma_pct": 8.2, "dram_pct": 54.8}),
+                         "integer ALU pipe 73%")
+        self.assertIn("alu_pct", bounds.values())
+        self.assertIn("fma_pct", bounds.values())
         self.assertIsNone(N.bound_of({"inst_executed": 5.0}))
 
     def test_a_point_without_profiled_launches_and_a_skipped_point_take_none(self):
