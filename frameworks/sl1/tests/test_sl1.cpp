@@ -161,14 +161,18 @@ TEST_P(Sl1Test, InputsThatEndMidLine) {
 // and the neighbours of a-z and of the spaces ('`', '{', 0x88, 0xe1,
 // 0xa0 = 0x20 | 0x80), in runs that cross words, pieces, parts and tiles, at
 // every part size from one word to more than the text, on texts that end
-// mid-word, mid-piece and mid-part.
+// mid-word, mid-piece and mid-part, or with a whole word or piece.
 TEST_P(Sl1Test, WholeTextKernelsSeeEveryByteValue) {
   std::string text;
   for (int round = 0; round < 40; ++round) {
     for (int b = 0; b < 256; ++b) text += static_cast<char>((b * 37 + round * 11) & 0xff);
     text += "a`z{ \t\n\v\f\r word\x88\xe1\xa0 A@Z[x";
   }
-  for (const std::size_t size : {text.size(), text.size() - 5, std::size_t{13}, std::size_t{1}}) {
+  // Sizes: a multiple of 16 (a whole last piece), no multiple of 8, a
+  // multiple of 8 but not 16 (a last piece of one word), a few bytes.
+  ASSERT_EQ(text.size() % 16, 0u);
+  for (const std::size_t size :
+       {text.size(), text.size() - 5, text.size() - 8, std::size_t{13}, std::size_t{1}}) {
     for (const std::string part : {"8", "16", "64", "512"}) {
       SCOPED_TRACE(std::to_string(size) + " part " + part);
       const std::string input = text.substr(0, size);
