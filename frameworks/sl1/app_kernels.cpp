@@ -47,9 +47,9 @@ class UpperKernel final : public AppKernel {
     text_->resize(size);
   }
   void launch(backend::Queue& q, const backend::Kernel& k, const Launch& l) override {
-    if (l.coalesced) {
+    if (l.mode == Mode::coalesced) {
       q.launch(k, l.shape, *l.text, l.size);
-    } else if (l.staged) {
+    } else if (l.mode == Mode::staging) {
       q.launch(k, l.shape, *l.text, l.size, l.part, local_memory(l.local_bytes));
     } else {
       q.launch(k, l.shape, *l.text, *l.cuts, l.lines, l.monitor, *l.stats,
@@ -88,9 +88,9 @@ class WcKernel final : public AppKernel {
     host_.resize(threads * 2);
   }
   void launch(backend::Queue& q, const backend::Kernel& k, const Launch& l) override {
-    if (l.coalesced) {
+    if (l.mode == Mode::coalesced) {
       q.launch(k, l.shape, *l.text, l.size, counts_);
-    } else if (l.staged) {
+    } else if (l.mode == Mode::staging) {
       q.launch(k, l.shape, *l.text, l.size, l.part, counts_, local_memory(l.local_bytes));
     } else {
       q.launch(k, l.shape, *l.text, *l.cuts, counts_, l.lines, l.monitor, *l.stats,

@@ -18,6 +18,7 @@ namespace harness::sl1 {
 
 // What every kernel takes beside the app's own buffers.
 struct Launch {
+  Mode mode = Mode::no_l1;  // the variant's: which of the app's kernels runs
   backend::LaunchShape shape;
   backend::Buffer* text = nullptr;
   std::uint64_t size = 0;  // bytes of text (the buffer is padded past them)
@@ -26,10 +27,8 @@ struct Launch {
   std::uint32_t lines = 0, monitor = 0;
   backend::Buffer* stats = nullptr;
   std::size_t local_bytes = 8;
-  // The whole-text kernels: staged (tiles of `part` bytes a work-item in
-  // local memory) or coalesced (16-byte pieces in registers).
+  // The staged kernels: tiles of `part` bytes a work-item in local memory.
   std::uint32_t part = 0;
-  bool staged = false, coalesced = false;
 };
 
 class AppKernel {

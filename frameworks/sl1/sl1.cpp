@@ -100,10 +100,8 @@ class Sl1Point final : public workloads::WorkloadPoint {
     upload_text();
     launch_.text = &text_;
 
-    if (def_.mode == Mode::coalesced) {
-      launch_.coalesced = true;
-    } else if (def_.mode == Mode::staging) {
-      launch_.staged = true;
+    launch_.mode = def_.mode;
+    if (def_.mode == Mode::staging) {
       launch_.part = param_u32(p, "part");
       if (launch_.part < 8 || !std::has_single_bit(launch_.part))
         throw UsageError(fmt::format(
@@ -113,7 +111,7 @@ class Sl1Point final : public workloads::WorkloadPoint {
       if (info.local_memory_bytes && launch_.local_bytes > info.local_memory_bytes)
         throw SkipPoint(fmt::format("a tile of {} B is more than the {} B of local memory of {}",
                                     launch_.local_bytes, info.local_memory_bytes, info.name));
-    } else {
+    } else if (def_.mode != Mode::coalesced) {
       const std::vector<std::uint64_t> cuts64 =
           app_->cuts(ctx_.input, ctx_.input_size, static_cast<unsigned>(threads_));
       cuts_ = device_->allocate(cuts64.size() * sizeof(std::uint64_t));
@@ -162,10 +160,10 @@ class Sl1Point final : public workloads::WorkloadPoint {
     // per pass), so a profiler's launches can be told apart per point
     // (scripts/ncu_counters.py, figure 5.15's instruction counts).
     m.counters["groups"] = launch_.shape.groups;
-    const bool whole_text = launch_.staged || launch_.coalesced;
+    const bool whole_text = def_.mode == Mode::staging || def_.mode == Mode::coalesced;
     m.counters["kernel_launches"] = whole_text ? 1.0 : static_cast<double>(app_->passes());
     if (whole_text) {
-      if (launch_.staged) m.counters["stage_part_bytes"] = launch_.part;
+      if (def_.mode == Mode::staging) m.counters["stage_part_bytes"] = launch_.part;
       return m;
     }
     m.counters["sl1_line_bytes"] = software_cached(def_.mode) ? line_bytes_ : 0;

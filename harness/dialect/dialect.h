@@ -107,7 +107,6 @@ static inline uint harness_warp_shfl(uint mask, uint value, uint lane) {
 #define ATOMIC_XCHG_U64(ptr, v) atom_xchg((ptr), (v))
 #endif
 #define POPCOUNT_U32(x) popcount((u32)(x))
-#define POPCOUNT_U64(x) ((u32)popcount((u64)(x)))
 #define SQRT_F32(x) sqrt((float)(x))
 #define F32_BITS(x) as_uint((float)(x))
 #define F32_FROM_BITS(x) as_float((uint)(x))
@@ -179,7 +178,6 @@ typedef long long i64;
 #define WARP_BALLOT(mask, predicate) __ballot_sync((mask), (predicate))
 #define WARP_SHFL_U32(mask, value, lane) __shfl_sync((mask), (u32)(value), (lane))
 #define POPCOUNT_U32(x) ((u32)__popc((u32)(x)))
-#define POPCOUNT_U64(x) ((u32)__popcll((u64)(x)))
 #define SQRT_F32(x) sqrtf((float)(x))
 #define F32_BITS(x) __float_as_uint((float)(x))
 #define F32_FROM_BITS(x) __uint_as_float((unsigned)(x))
@@ -210,7 +208,6 @@ typedef std::int64_t i64;
 #define F32_FROM_BITS(x) std::bit_cast<float>((u32)(x))
 #define F64_FROM_BITS(x) std::bit_cast<double>((u64)(x))
 #define POPCOUNT_U32(x) ((u32)std::popcount((u32)(x)))
-#define POPCOUNT_U64(x) ((u32)std::popcount((u64)(x)))
 /* Kernel-only: host code that includes a kernel file runs it on one thread. */
 #define FENCE_DEVICE()
 /* KERNEL, LOCAL_ARRAY, LOCAL_DYNAMIC, ids and barriers have no host meaning: host code calls
