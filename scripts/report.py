@@ -237,7 +237,9 @@ def fastest_section(points: list[dict], metric: str, ds) -> list[str]:
         if len({(p.get("framework"), p.get("variant")) for p in group}) < 2:
             continue
         ranked = sorted(group, key=lambda p: rd.stat(p, metric))
-        best, runner_up = ranked[0], ranked[1]
+        best = ranked[0]
+        variant = (best.get("framework"), best.get("variant"))
+        runner_up = next(p for p in ranked if (p.get("framework"), p.get("variant")) != variant)
         rates = [f"{r.get('name')} {rd.fmt_num(rd.as_number(r.get('value')), 4)} {r.get('unit', '')}"
                  + (f" = {_pct(rd.rate_fraction(r))} of {r.get('ceiling')}" if r.get("ceiling") else "")
                  for r in rd.point_rates(best) if r.get("over") in parts]

@@ -191,6 +191,12 @@ class ReportTest(unittest.TestCase):
         self.assertIn("dram@reduce", rows[0][5])
         self.assertIn("= 80.0% of d2d_copy", rows[0][5])
         self.assertIn("= 50.0% of d2d_copy", rows[1][5])
+        # A variant measured twice (in two files) is not its own runner-up.
+        again = C.write_json(os.path.join(self.tmp.name, "again.json"),
+                             C.make_document_v2([C.make_v2_point("tree", app="a", fraction=0.7)], rule, "x.apps"))
+        self.assertEqual(run(self.out, path, again).returncode, 0)
+        rows = self.table_rows(self.read("report.md"), "### Fastest variant per app (by reduce)")
+        self.assertEqual(rows[0][4], "2x reduction/flat")
         # A metric that is not a time (a counter) ranks by total_ms instead.
         rule["metric"] = "counter:blocks"
         path = C.write_json(os.path.join(self.tmp.name, "counter.json"), C.make_document_v2(pts, rule, "x.c"))
