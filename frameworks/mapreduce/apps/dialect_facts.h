@@ -32,6 +32,12 @@ struct DialectFacts {
   // nonzero (MapReduceApp::cut_at_or_after states the same rule on the host).
   bool splits_anywhere = false;
   int (*is_separator)(unsigned char) = nullptr;  // app_is_separator, when splits_anywhere
+  // Where keys_are_runs: the word-at-a-time run classes hashagg's map scans
+  // with (app_run_bytes_swar, app_run_codes_swar) and the byte-at-a-time code
+  // they must agree with (app_run_code), as compiled for the host; else null.
+  std::uint64_t (*run_bytes_swar)(std::uint64_t) = nullptr;
+  std::uint64_t (*run_codes_swar)(std::uint64_t, std::uint64_t) = nullptr;
+  std::uint32_t (*run_code)(unsigned char) = nullptr;
 };
 
 }  // namespace harness::apps

@@ -241,7 +241,7 @@ class HashAggRuntime final : public mapreduce::Runtime {
     const std::vector<Pipeline::Piece> chunks = Pipeline::cut(
         size, nominal, [&](std::size_t at) { return app.cut_at_or_after(input, size, at); });
     const std::uint64_t tile =
-        std::max<std::uint64_t>(std::uint64_t{options_.group_size} * options_.segment, HA_RUN_TILE);
+        std::uint64_t{options_.group_size} * std::max<std::uint64_t>(options_.segment, HA_RUN_PIECE);
     for (const Pipeline::Piece& ch : chunks) {
       if (ch.bytes + tile >= 0xffffffffULL) {
         throw RunError(name() + ": a piece of " + std::to_string(ch.bytes) +
@@ -252,7 +252,8 @@ class HashAggRuntime final : public mapreduce::Runtime {
   }
 
   // Map's work-groups: the knob, else as many as fit a compute unit's local
-  // memory on an H100/H200 (228 KiB): 6 for the runs path (36 KiB each;
+  // memory on an H100/H200 (228 KiB): 6 for the runs path (32 KiB each, plus
+  // the 1 KiB CUDA reserves a block, so a seventh does not fit; it was 36 KiB;
   // measured at 1 GiB on an H100: map 15.2 ms with 4 per SM, 12.3 with 6,
   // 14.8 with 8, which no longer fit at once), 4 for app_map's (44 KiB).
   std::uint32_t map_groups() const {

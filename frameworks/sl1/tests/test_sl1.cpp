@@ -157,7 +157,7 @@ TEST_P(Sl1Test, InputsThatEndMidLine) {
 }
 
 // The staged and coalesced kernels classify 8 bytes at once
-// (kernels/sl1_swar.clh): every byte value, the spaces '\t'..'\r' and ' ',
+// (frameworks/blocks/kernels/swar_bytes.clh): every byte value, the spaces '\t'..'\r' and ' ',
 // and the neighbours of a-z and of the spaces ('`', '{', 0x88, 0xe1,
 // 0xa0 = 0x20 | 0x80), in runs that cross words, pieces, parts and tiles, at
 // every part size from one word to more than the text, on texts that end

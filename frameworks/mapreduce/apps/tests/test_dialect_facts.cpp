@@ -87,6 +87,41 @@ TEST(DialectFacts, AsTheDialectFilesStateThem) {
   }
 }
 
+// A runs app's word-wide classes (app_run_bytes_swar, app_run_codes_swar,
+// hashagg's map) say what its byte-wide ones say (app_is_separator,
+// app_run_code): every byte value at every position of a word, among
+// neighbours that are separators, letters and high bytes. Only the high bit
+// of a run byte is set; a code stands alone in its byte.
+TEST(DialectFacts, RunClassesAgreeByteAndWordWide) {
+  for (const MapReduceApp* app : mapreduce_programs()) {
+    const DialectFacts& f = *app->dialect();
+    SCOPED_TRACE(app->name());
+    EXPECT_EQ(f.run_bytes_swar != nullptr, f.keys_are_runs);
+    EXPECT_EQ(f.run_codes_swar != nullptr, f.keys_are_runs);
+    EXPECT_EQ(f.run_code != nullptr, f.keys_are_runs);
+    if (!f.keys_are_runs) continue;
+    ASSERT_NE(f.is_separator, nullptr);
+    for (const unsigned fill : {0x00u, 0x20u, 0x61u, 0x5au, 0x7fu, 0xffu}) {
+      for (unsigned pos = 0; pos < 8; ++pos) {
+        for (unsigned b = 0; b < 256; ++b) {
+          std::uint64_t x = 0;
+          for (unsigned k = 0; k < 8; ++k) x |= std::uint64_t{k == pos ? b : fill} << (8 * k);
+          const std::uint64_t run = f.run_bytes_swar(x);
+          const std::uint64_t codes = f.run_codes_swar(x, run);
+          for (unsigned k = 0; k < 8; ++k) {
+            const auto c = static_cast<unsigned char>(x >> (8 * k));
+            const bool in_run = f.is_separator(c) == 0;
+            ASSERT_EQ((run >> (8 * k)) & 0xff, in_run ? 0x80u : 0u)
+                << "byte " << b << " at " << pos << ", fill " << fill << ", byte " << k;
+            ASSERT_EQ((codes >> (8 * k)) & 0xff, in_run ? f.run_code(c) : 0u)
+                << "byte " << b << " at " << pos << ", fill " << fill << ", byte " << k;
+          }
+        }
+      }
+    }
+  }
+}
+
 // A chained app states its final output's sizes and reduce itself: its last
 // job's output.
 TEST(DialectFacts, ChainedAppsOutputWhatTheirLastJobOutputs) {

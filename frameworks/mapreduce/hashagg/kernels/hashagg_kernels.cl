@@ -163,51 +163,95 @@ KERNEL hashagg_map_bytes(GLOBAL const uchar* input, u32 size, u32 segment, GLOBA
 #endif
 }
 
-/* Appends byte c of a run to its packed key (while it has room; a byte
- * without a code makes the run unpackable) and counts it. */
-DEVICE_FN void ha_pack_byte(uchar c, u64* packed, u32* len, u32* packable) {
-  if (*len < HA_SHORT_MAX_LEN) {
-    const u32 code = ha_code(c);
-    *packable &= code != 0u ? 1u : 0u;
-    *packed |= (u64)code << (HA_CODE_BITS * *len);
+#if defined(APP_KEYS_ARE_RUNS)
+/* The runs path reads the input as 16-byte pieces (HA_RUN_PIECE), one a
+ * work-item, and classifies them 8 bytes at a time with the app's word-wide
+ * run classes (app_run_bytes_swar, app_run_codes_swar). A piece is the
+ * 16-bit mask of its run bytes and its codes packed into 80 bits (code k at
+ * bit HA_CODE_BITS x k): `lo` the low 64 bits, `hi` the rest. Bytes past the
+ * input's end are not run bytes. */
+typedef struct {
+  u32 runs;
+  u64 lo, hi;
+} HaPiece;
+
+DEVICE_FN HaPiece ha_classify(u64 x0, u64 x1) {
+  const u64 r0 = app_run_bytes_swar(x0), r1 = app_run_bytes_swar(x1);
+  const u64 p0 = swar_pack_codes(app_run_codes_swar(x0, r0), HA_CODE_BITS);
+  const u64 p1 = swar_pack_codes(app_run_codes_swar(x1, r1), HA_CODE_BITS);
+  HaPiece piece;
+  piece.runs = swar_movemask(r0) | (swar_movemask(r1) << 8);
+  piece.lo = p0 | (p1 << (8u * HA_CODE_BITS));
+  piece.hi = p1 >> (64u - 8u * HA_CODE_BITS);
+  return piece;
+}
+
+/* The piece of input[first, first + 16): one 16-byte load where it is whole
+ * (the input starts 16-byte aligned), else its bytes, zeros past `size`. */
+DEVICE_FN HaPiece ha_load_piece(GLOBAL const uchar* input, u32 size, u32 first) {
+  u64 x0 = 0u, x1 = 0u;
+  if (first + HA_RUN_PIECE <= size) {
+    const swar_u64x2 v = ((GLOBAL const swar_u64x2*)input)[first / HA_RUN_PIECE];
+    x0 = v.x;
+    x1 = v.y;
+  } else {
+    for (u32 b = 0; b < 8u && first + b < size; ++b) x0 |= (u64)input[first + b] << (8u * b);
+    for (u32 b = 8u; b < 16u && first + b < size; ++b) x1 |= (u64)input[first + b] << (8u * (b - 8u));
   }
-  ++*len;
+  return ha_classify(x0, x1);
+}
+
+/* The codes of a piece from code `s` on, in the low bits (s < 16). */
+DEVICE_FN u64 ha_codes_from(HaPiece piece, u32 s) {
+  const u32 shift = HA_CODE_BITS * s;
+  if (shift == 0u) return piece.lo;
+  return shift < 64u ? (piece.lo >> shift) | (piece.hi << (64u - shift))
+                     : piece.hi >> (shift - 64u);
+}
+
+/* The low n codes' bits of a packed key (n <= HA_SHORT_MAX_LEN). */
+DEVICE_FN u64 ha_first_codes(u64 codes, u32 n) {
+  return n * HA_CODE_BITS >= 64u ? codes : codes & (((u64)1 << (n * HA_CODE_BITS)) - 1u);
 }
 
 /* The end of a run in hashagg_map_runs, at list position `at` (reserved for
  * it): a short key is listed for the work-group while the list has room, else
  * added now to the work-group's short-key table (or the global one); a key
- * that is not short (too long, or a byte without a code) goes to the byte-
- * keyed table and leaves 0 (no key) at its position. A macro, expanded in the
+ * that is not short (longer than HA_SHORT_MAX_LEN) goes to the byte-keyed
+ * table and leaves 0 (no key) at its position. A macro, expanded in the
  * kernel body: PoCL 3.1 lost these stores and adds when a helper function
  * made them through the local arrays passed to it. */
-#define HA_RUN_DONE()                                                                          \
-  {                                                                                            \
-    const u32 is_short = len <= HA_SHORT_MAX_LEN && packable;                                  \
-    if (at < HA_RUN_KEYS) list[at] = is_short ? packed : (u64)0u;                              \
-    if (is_short && at >= HA_RUN_KEYS) {                                                       \
-      if (!ha_short_local_add(local_keys, local_sums, packed, APP_RUN_VALUE))                  \
-        ha_short_global_add(&global_short, packed, APP_RUN_VALUE);                             \
-    } else if (!is_short) {                                                                    \
-      ha_global_add_g(&ctx, input + base + start, len, APP_RUN_VALUE);                         \
-    }                                                                                          \
-    ++at;                                                                                      \
+#define HA_RUN_DONE(packed, len, start)                                                       \
+  {                                                                                           \
+    const u32 is_short = (len) <= HA_SHORT_MAX_LEN;                                           \
+    if (at < HA_RUN_KEYS) list[at] = is_short ? (packed) : (u64)0u;                           \
+    if (is_short && at >= HA_RUN_KEYS) {                                                      \
+      if (!ha_short_local_add(local_keys, local_sums, (packed), APP_RUN_VALUE))               \
+        ha_short_global_add(&global_short, (packed), APP_RUN_VALUE);                          \
+    } else if (!is_short) {                                                                   \
+      ha_global_add_g(&ctx, input + (start), (len), APP_RUN_VALUE);                           \
+    }                                                                                         \
+    ++at;                                                                                     \
   }
+#endif /* APP_KEYS_ARE_RUNS */
 
 /* Map over input[0, size) for apps whose keys are the maximal runs of
  * non-separator bytes, without app_map: work-group g takes tiles g, g +
- * groups, ... of HA_RUN_TILE bytes.
- * (1) The tile is read coalesced into local memory, a u32 per work-item and step.
- * (2) Each work-item takes 16 bytes of it: it marks the run starts there,
- *     reserves room for that many keys in the tile's key list with one local
- *     atomic add, then packs each run that starts there into 64 bits in one
- *     fixed pass over its 16 bytes (the last run may go on past them: read
- *     from the tile, or from global memory past the tile's end). Every
- *     work-item of a warp walks the same bytes in step, where walking run by
- *     run left most of the warp idle on short words while one walked a long
- *     one.
- * (3) The work-group takes the listed keys evenly and adds APP_RUN_VALUE to the
- *     work-group's short-key table, else to the global short-key table.
+ * groups, ... of LOCAL_SIZE pieces of 16 bytes (HA_RUN_PIECE).
+ * (1) Each work-item loads its piece with one 16-byte load (a warp reads 512
+ *     contiguous bytes) and classifies it 8 bytes an operation: the mask of
+ *     its run bytes and their codes packed (ha_classify). The byte before
+ *     the piece says whether its first run began earlier.
+ * (2) The runs that start in the piece are the mask's bits with no run byte
+ *     before them. The work-item reserves room for that many keys in the
+ *     tile's key list with one local atomic add, then takes each start with
+ *     bit operations: its length is the run of set bits from it, its packed
+ *     key the codes from it. Only a run that reaches the piece's end reads
+ *     on: the next piece (a load that the neighbouring work-item's load has
+ *     brought into the cache), and byte by byte past that (a run of more than
+ *     16 bytes there is too long to pack; only its length is wanted).
+ * (3) The work-group takes the listed keys evenly and adds APP_RUN_VALUE to
+ *     the work-group's short-key table, else to the global short-key table.
  * The local table lives as long as the work-group (it is never emptied
  * between tiles, so hot keys stay) and is added to the global short table at
  * the end. Without 64-bit atomics the kernel only raises HA_SHORT_COUNTER_NO_U64. */
@@ -220,10 +264,8 @@ KERNEL hashagg_map_runs(GLOBAL const uchar* input, u32 size, GLOBAL const uchar*
 #if APP_COMBINE_ADD_U32 && defined(APP_KEYS_ARE_RUNS) && defined(HARNESS_HAS_ATOMIC_U64)
   LOCAL_ARRAY(u64, local_keys, HA_SHORT_LOCAL_SLOTS);
   LOCAL_ARRAY(u32, local_sums, HA_SHORT_LOCAL_SLOTS);
-  LOCAL_ARRAY(u32, tile_words, HA_RUN_TILE / 4u);
   LOCAL_ARRAY(u64, list, HA_RUN_KEYS);
   LOCAL_ARRAY(u32, list_count, 1);
-  LOCAL_PTR uchar* tile = (LOCAL_PTR uchar*)tile_words;
   EmitCtx ctx = ha_table_ctx(side, side_size,
                              ght_table(slots, slot_mask, hash_mask, entries, entry_capacity, keys,
                                        key_capacity, 0, 0, 0u, counters),
@@ -241,71 +283,37 @@ KERNEL hashagg_map_runs(GLOBAL const uchar* input, u32 size, GLOBAL const uchar*
   if (LOCAL_ID == 0u) list_count[0] = 0u;
   BARRIER_LOCAL();
 
-  const u32 tiles = size / HA_RUN_TILE + (size % HA_RUN_TILE != 0u ? 1u : 0u);
+  const u32 pieces = size / HA_RUN_PIECE + (size % HA_RUN_PIECE != 0u ? 1u : 0u);
+  const u32 tiles = pieces / LOCAL_SIZE + (pieces % LOCAL_SIZE != 0u ? 1u : 0u);
   for (u32 t = GROUP_ID; t < tiles; t += NUM_GROUPS) {
-    const u32 base = t * HA_RUN_TILE;
-    const u32 bytes = size - base < HA_RUN_TILE ? size - base : HA_RUN_TILE;
-    /* (1) whole words where the tile is whole; bytes at its end */
-    for (u32 i = LOCAL_ID; i < HA_RUN_TILE / 4u; i += LOCAL_SIZE) {
-      if (4u * i + 4u <= bytes) {
-        tile_words[i] = ((GLOBAL const u32*)(input + base))[i];
-      } else {
-        u32 word = 0u;
-        for (u32 b = 0; b < 4u && 4u * i + b < bytes; ++b) {
-          word |= (u32)input[base + 4u * i + b] << (8u * b);
+    const u32 first = (t * LOCAL_SIZE + LOCAL_ID) * HA_RUN_PIECE;
+    if (first < size) {
+      /* (1) */
+      const HaPiece piece = ha_load_piece(input, size, first);
+      const u32 before = first > 0u && !app_is_separator(input[first - 1u]) ? 1u : 0u;
+      /* (2) */
+      u32 starts = piece.runs & ~((piece.runs << 1) | before) & 0xffffu;
+      u32 at = starts != 0u ? ATOMIC_ADD_U32(list_count, POPCOUNT_U32(starts)) : 0u;
+      while (starts != 0u) {
+        const u32 s = swar_ctz32(starts);
+        starts &= starts - 1u;
+        u32 len = swar_ctz32(~(piece.runs >> s)); /* run bytes from s in the piece */
+        u64 packed = ha_codes_from(piece, s);
+        if (s + len == HA_RUN_PIECE && first + HA_RUN_PIECE < size) {
+          /* the run reaches the piece's end: the next piece goes on with it */
+          const HaPiece next = ha_load_piece(input, size, first + HA_RUN_PIECE);
+          const u32 more = swar_ctz32(~next.runs);
+          if (len < HA_SHORT_MAX_LEN) packed |= next.lo << (HA_CODE_BITS * len);
+          len += more;
+          if (more == HA_RUN_PIECE) {
+            for (u32 pos = first + 2u * HA_RUN_PIECE; pos < size && !app_is_separator(input[pos]);
+                 ++pos) {
+              ++len;
+            }
+          }
         }
-        tile_words[i] = word;
-      }
-    }
-    BARRIER_LOCAL();
-    /* (2) run starts: a non-separator after a separator (or the input's
-     * start); bytes past the input's end are separators. The tile's words
-     * hold its bytes low byte first (every target here is little-endian). */
-    for (u32 q = LOCAL_ID; q < HA_RUN_TILE / 16u; q += LOCAL_SIZE) {
-      const u32 first = 16u * q;
-      if (first >= bytes) continue;
-      u32 before = first == 0u ? (base == 0u || app_is_separator(input[base - 1u]))
-                               : app_is_separator(tile[first - 1u]);
-      u32 mask = 0u, seps = 0u; /* bit i: byte i starts a run / is a separator */
-      for (u32 w = 0; w < 4u; ++w) {
-        const u32 word = tile_words[4u * q + w];
-        for (u32 b = 0; b < 4u; ++b) {
-          const u32 i = 4u * w + b;
-          const u32 sep = first + i >= bytes || app_is_separator((uchar)(word >> (8u * b)));
-          if (!sep && before) mask |= 1u << i;
-          seps |= sep << i;
-          before = sep;
-        }
-      }
-      if (mask == 0u) continue;
-      u32 at = ATOMIC_ADD_U32(list_count, POPCOUNT_U32(mask));
-      u64 packed = 0u;
-      u32 len = 0, packable = 1u, inside = 0u, start = 0u;
-      for (u32 i = 0; i < 16u; ++i) {
-        const uchar c = tile[first + i];
-        const u32 sep = (seps >> i) & 1u;
-        if ((mask >> i) & 1u) {
-          inside = 1u;
-          start = first + i;
-          packed = 0u;
-          len = 0u;
-          packable = 1u;
-        }
-        if (!inside) continue;
-        if (sep) {
-          HA_RUN_DONE()
-          inside = 0u;
-        } else {
-          ha_pack_byte(c, &packed, &len, &packable);
-        }
-      }
-      if (inside) { /* the last run goes on past the 16 bytes */
-        for (u32 pos = first + 16u; base + pos < size; ++pos) {
-          const uchar c = pos < HA_RUN_TILE ? tile[pos] : input[base + pos];
-          if (app_is_separator(c)) break;
-          ha_pack_byte(c, &packed, &len, &packable);
-        }
-        HA_RUN_DONE()
+        packed = ha_first_codes(packed, len < HA_SHORT_MAX_LEN ? len : HA_SHORT_MAX_LEN);
+        HA_RUN_DONE(packed, len, first + s)
       }
     }
     BARRIER_LOCAL();

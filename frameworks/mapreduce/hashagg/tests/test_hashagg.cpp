@@ -3,6 +3,7 @@
 // chunks and lanes, odd segments, no local table, colliding hashes in the
 // global table, one hot key, keys at the local table's length limit, a table
 // that grows; phases and counters. The other apps: test_hashagg_apps.cpp.
+#include <cctype>
 #include <string>
 
 #include "frameworks/mapreduce/apps/registry.h"
@@ -91,6 +92,38 @@ TEST_P(HashAggWordCount, KeyShapesAndCollisions) {
       r.runs = runs;
       run_words(*device_, r, text);
     }
+  }
+}
+
+// The runs path reads 16-byte pieces (HA_RUN_PIECE) and classifies them 8
+// bytes at a time: words of 1 to 40 letters, mixed case, starting at every
+// offset of a piece, so that they end inside it, at its last byte, in the
+// next piece and past that (packed up to 12 letters, byte-keyed beyond);
+// separated by every byte value that is not a letter, 0x80-0xff, '@', '[',
+// '`' and '{' among them, one or several in a row; texts that end mid-word
+// and mid-piece. Resident, and in 4 KiB chunks.
+TEST_P(HashAggWordCount, RunsAtEveryOffsetOfAPiece) {
+  std::string separators;
+  for (int c = 0; c < 256; ++c) {
+    if (!std::isalpha(c) || c > 0x7f) separators += static_cast<char>(c);
+  }
+  std::string text;
+  std::size_t next_separator = 0;
+  const auto separator = [&] { return separators[next_separator++ % separators.size()]; };
+  for (std::uint32_t len = 1; len <= 40; ++len) {
+    for (std::uint32_t offset = 0; offset < HA_RUN_PIECE; ++offset) {
+      do {
+        text += separator();
+      } while (text.size() % HA_RUN_PIECE != offset);
+      for (std::uint32_t i = 0; i < len; ++i) {
+        const char letter = static_cast<char>('a' + (len * 7 + i * (offset + 1)) % 26);
+        text += i % 3 == 1 ? static_cast<char>(letter - 'a' + 'A') : letter;
+      }
+    }
+  }
+  for (const std::string& t : {text, text + "Tail", text.substr(0, text.size() - 21)}) {
+    run_words(*device_, resident(), t);
+    run_words(*device_, small_pieces(), t);
   }
 }
 
