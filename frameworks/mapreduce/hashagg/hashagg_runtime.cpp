@@ -240,8 +240,8 @@ class HashAggRuntime final : public mapreduce::Runtime {
                                                    : std::max<std::size_t>(size, 1);
     const std::vector<Pipeline::Piece> chunks = Pipeline::cut(
         size, nominal, [&](std::size_t at) { return app.cut_at_or_after(input, size, at); });
-    const std::uint64_t tile =
-        std::uint64_t{options_.group_size} * std::max<std::uint64_t>(options_.segment, HA_RUN_PIECE);
+    const std::uint64_t tile = std::uint64_t{options_.group_size} *
+                               std::max<std::uint64_t>(options_.segment, HA_RUN_PIECE);
     for (const Pipeline::Piece& ch : chunks) {
       if (ch.bytes + tile >= 0xffffffffULL) {
         throw RunError(name() + ": a piece of " + std::to_string(ch.bytes) +
