@@ -217,21 +217,28 @@ DEVICE_FN u64 ha_first_codes(u64 codes, u32 n) {
 /* The end of a run in hashagg_map_runs, at list position `at` (reserved for
  * it): a short key is listed for the work-group while the list has room, else
  * added now to the work-group's short-key table (or the global one); a key
- * that is not short (longer than HA_SHORT_MAX_LEN) goes to the byte-keyed
- * table and leaves 0 (no key) at its position. A macro, expanded in the
- * kernel body: PoCL 3.1 lost these stores and adds when a helper function
- * made them through the local arrays passed to it. */
-#define HA_RUN_DONE(packed, len, start)                                                       \
-  {                                                                                           \
-    const u32 is_short = (len) <= HA_SHORT_MAX_LEN;                                           \
-    if (at < HA_RUN_KEYS) list[at] = is_short ? (packed) : (u64)0u;                           \
-    if (is_short && at >= HA_RUN_KEYS) {                                                      \
-      if (!ha_short_local_add(local_keys, local_sums, (packed), APP_RUN_VALUE))               \
-        ha_short_global_add(&global_short, (packed), APP_RUN_VALUE);                          \
-    } else if (!is_short) {                                                                   \
-      ha_global_add_g(&ctx, input + (start), (len), APP_RUN_VALUE);                           \
-    }                                                                                         \
-    ++at;                                                                                     \
+ * that is not short (longer than HA_SHORT_MAX_LEN) leaves 0 (no key) at its
+ * position and is listed apart for the byte-keyed table, or added to it now
+ * when that list is full. A macro, expanded in the kernel body: PoCL 3.1 lost
+ * these stores and adds when a helper function made them through the local
+ * arrays passed to it. */
+#define HA_RUN_DONE(packed, len, start)                                                 \
+  {                                                                                     \
+    const u32 is_short = (len) <= HA_SHORT_MAX_LEN;                                     \
+    if (at < HA_RUN_KEYS) list[at] = is_short ? (packed) : (u64)0u;                     \
+    if (is_short && at >= HA_RUN_KEYS) {                                                \
+      if (!ha_short_local_add(local_keys, local_sums, (packed), APP_RUN_VALUE))         \
+        ha_short_global_add(&global_short, (packed), APP_RUN_VALUE);                    \
+    } else if (!is_short) {                                                             \
+      const u32 k = ATOMIC_ADD_U32(long_count, 1u);                                     \
+      if (k < HA_RUN_LONG_KEYS) {                                                       \
+        long_start[k] = (start);                                                        \
+        long_len[k] = (len);                                                            \
+      } else {                                                                          \
+        ha_global_add_g(&ctx, input + (start), (len), APP_RUN_VALUE);                   \
+      }                                                                                 \
+    }                                                                                   \
+    ++at;                                                                               \
   }
 #endif /* APP_KEYS_ARE_RUNS */
 
@@ -249,9 +256,13 @@ DEVICE_FN u64 ha_first_codes(u64 codes, u32 n) {
  *     key the codes from it. Only a run that reaches the piece's end reads
  *     on: the next piece (a load that the neighbouring work-item's load has
  *     brought into the cache), and byte by byte past that (a run of more than
- *     16 bytes there is too long to pack; only its length is wanted).
+ *     16 bytes there is too long to pack; only its length is wanted). Runs
+ *     too long to pack (about 1% of text-zipf's words) are listed apart.
  * (3) The work-group takes the listed keys evenly and adds APP_RUN_VALUE to
- *     the work-group's short-key table, else to the global short-key table.
+ *     the work-group's short-key table, else to the global short-key table;
+ *     then the long runs, one a work-item, to the byte-keyed table (added
+ *     where they were found, one after another in a warp, they cost more
+ *     than all the short keys' adds).
  * The local table lives as long as the work-group (it is never emptied
  * between tiles, so hot keys stay) and is added to the global short table at
  * the end. Without 64-bit atomics the kernel only raises HA_SHORT_COUNTER_NO_U64. */
@@ -266,6 +277,9 @@ KERNEL hashagg_map_runs(GLOBAL const uchar* input, u32 size, GLOBAL const uchar*
   LOCAL_ARRAY(u32, local_sums, HA_SHORT_LOCAL_SLOTS);
   LOCAL_ARRAY(u64, list, HA_RUN_KEYS);
   LOCAL_ARRAY(u32, list_count, 1);
+  LOCAL_ARRAY(u32, long_start, HA_RUN_LONG_KEYS);
+  LOCAL_ARRAY(u32, long_len, HA_RUN_LONG_KEYS);
+  LOCAL_ARRAY(u32, long_count, 1);
   EmitCtx ctx = ha_table_ctx(side, side_size,
                              ght_table(slots, slot_mask, hash_mask, entries, entry_capacity, keys,
                                        key_capacity, 0, 0, 0u, counters),
@@ -280,7 +294,10 @@ KERNEL hashagg_map_runs(GLOBAL const uchar* input, u32 size, GLOBAL const uchar*
     local_keys[s] = 0u;
     local_sums[s] = 0u;
   }
-  if (LOCAL_ID == 0u) list_count[0] = 0u;
+  if (LOCAL_ID == 0u) {
+    list_count[0] = 0u;
+    long_count[0] = 0u;
+  }
   BARRIER_LOCAL();
 
   const u32 pieces = size / HA_RUN_PIECE + (size % HA_RUN_PIECE != 0u ? 1u : 0u);
@@ -294,23 +311,31 @@ KERNEL hashagg_map_runs(GLOBAL const uchar* input, u32 size, GLOBAL const uchar*
       /* (2) */
       u32 starts = piece.runs & ~((piece.runs << 1) | before) & 0xffffu;
       u32 at = starts != 0u ? ATOMIC_ADD_U32(list_count, POPCOUNT_U32(starts)) : 0u;
+      /* The run at the piece's end goes on in the next piece: its bytes there
+       * (`more`) and their codes, found before the loop, where a warp's
+       * work-items reach their last run at different turns and would take
+       * this path one after another. */
+      u32 more = 0u;
+      u64 more_codes = 0u;
+      if ((piece.runs >> (HA_RUN_PIECE - 1u)) != 0u && first + HA_RUN_PIECE < size) {
+        const HaPiece next = ha_load_piece(input, size, first + HA_RUN_PIECE);
+        more = swar_ctz32(~next.runs);
+        more_codes = next.lo;
+        if (more == HA_RUN_PIECE) { /* too long to pack: only its length is wanted */
+          for (u32 pos = first + 2u * HA_RUN_PIECE; pos < size && !app_is_separator(input[pos]);
+               ++pos) {
+            ++more;
+          }
+        }
+      }
       while (starts != 0u) {
         const u32 s = swar_ctz32(starts);
         starts &= starts - 1u;
         u32 len = swar_ctz32(~(piece.runs >> s)); /* run bytes from s in the piece */
         u64 packed = ha_codes_from(piece, s);
-        if (s + len == HA_RUN_PIECE && first + HA_RUN_PIECE < size) {
-          /* the run reaches the piece's end: the next piece goes on with it */
-          const HaPiece next = ha_load_piece(input, size, first + HA_RUN_PIECE);
-          const u32 more = swar_ctz32(~next.runs);
-          if (len < HA_SHORT_MAX_LEN) packed |= next.lo << (HA_CODE_BITS * len);
+        if (s + len == HA_RUN_PIECE) {
+          if (len < HA_SHORT_MAX_LEN) packed |= more_codes << (HA_CODE_BITS * len);
           len += more;
-          if (more == HA_RUN_PIECE) {
-            for (u32 pos = first + 2u * HA_RUN_PIECE; pos < size && !app_is_separator(input[pos]);
-                 ++pos) {
-              ++len;
-            }
-          }
         }
         packed = ha_first_codes(packed, len < HA_SHORT_MAX_LEN ? len : HA_SHORT_MAX_LEN);
         HA_RUN_DONE(packed, len, first + s)
@@ -326,8 +351,15 @@ KERNEL hashagg_map_runs(GLOBAL const uchar* input, u32 size, GLOBAL const uchar*
         ha_short_global_add(&global_short, key, APP_RUN_VALUE);
       }
     }
-    BARRIER_LOCAL(); /* every work-item has read the count before it is reset */
-    if (LOCAL_ID == 0u) list_count[0] = 0u;
+    const u32 longs = long_count[0] < HA_RUN_LONG_KEYS ? long_count[0] : HA_RUN_LONG_KEYS;
+    for (u32 j = LOCAL_ID; j < longs; j += LOCAL_SIZE) {
+      ha_global_add_g(&ctx, input + long_start[j], long_len[j], APP_RUN_VALUE);
+    }
+    BARRIER_LOCAL(); /* every work-item has read the counts before they are reset */
+    if (LOCAL_ID == 0u) {
+      list_count[0] = 0u;
+      long_count[0] = 0u;
+    }
     BARRIER_LOCAL();
   }
   for (u32 s = LOCAL_ID; s < HA_SHORT_LOCAL_SLOTS; s += LOCAL_SIZE) {

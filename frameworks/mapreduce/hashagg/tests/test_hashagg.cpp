@@ -101,7 +101,9 @@ TEST_P(HashAggWordCount, KeyShapesAndCollisions) {
 // next piece and past that (packed up to 12 letters, byte-keyed beyond);
 // separated by every byte value that is not a letter, 0x80-0xff, '@', '[',
 // '`' and '{' among them, one or several in a row; texts that end mid-word
-// and mid-piece. Resident, and in 4 KiB chunks.
+// and mid-piece; a text of words too long to pack only (more in a tile than
+// the work-group lists apart, HA_RUN_LONG_KEYS). Resident, and in 4 KiB
+// chunks.
 TEST_P(HashAggWordCount, RunsAtEveryOffsetOfAPiece) {
   std::string separators;
   for (int c = 0; c < 256; ++c) {
@@ -121,7 +123,13 @@ TEST_P(HashAggWordCount, RunsAtEveryOffsetOfAPiece) {
       }
     }
   }
-  for (const std::string& t : {text, text + "Tail", text.substr(0, text.size() - 21)}) {
+  std::string long_words;
+  for (std::uint32_t i = 0; i < 3000; ++i) {
+    for (std::uint32_t j = 0; j < 13 + i % 9; ++j)
+      long_words += static_cast<char>('a' + (i + j * j) % 26);
+    long_words += ' ';
+  }
+  for (const std::string& t : {text, text + "Tail", text.substr(0, text.size() - 21), long_words}) {
     run_words(*device_, resident(), t);
     run_words(*device_, small_pieces(), t);
   }
