@@ -232,8 +232,8 @@ DEVICE_FN u64 ha_first_codes(u64 codes, u32 n) {
     } else if (!is_short) {                                                             \
       const u32 k = ATOMIC_ADD_U32(long_count, 1u);                                     \
       if (k < HA_RUN_LONG_KEYS) {                                                       \
-        long_runs[2u * k] = (start);                                                    \
-        long_runs[2u * k + 1u] = (len);                                                 \
+        long_start[k] = (start);                                                        \
+        long_len[k] = (len);                                                            \
       } else {                                                                          \
         ha_global_add_g(&ctx, input + (start), (len), APP_RUN_VALUE);                   \
       }                                                                                 \
@@ -275,11 +275,11 @@ KERNEL hashagg_map_runs(GLOBAL const uchar* input, u32 size, GLOBAL const uchar*
 #if APP_COMBINE_ADD_U32 && defined(APP_KEYS_ARE_RUNS) && defined(HARNESS_HAS_ATOMIC_U64)
   LOCAL_ARRAY(u64, local_keys, HA_SHORT_LOCAL_SLOTS);
   LOCAL_ARRAY(u32, local_sums, HA_SHORT_LOCAL_SLOTS);
-  /* Two key lists and three counters, used in turn (see the loop) */
-  LOCAL_ARRAY(u64, key_lists, 2u * HA_RUN_KEYS);
-  LOCAL_ARRAY(u32, key_counts, 3);
-  LOCAL_ARRAY(u32, long_lists, 2u * 2u * HA_RUN_LONG_KEYS);
-  LOCAL_ARRAY(u32, long_counts, 3);
+  LOCAL_ARRAY(u64, list, HA_RUN_KEYS);
+  LOCAL_ARRAY(u32, list_count, 1);
+  LOCAL_ARRAY(u32, long_start, HA_RUN_LONG_KEYS);
+  LOCAL_ARRAY(u32, long_len, HA_RUN_LONG_KEYS);
+  LOCAL_ARRAY(u32, long_count, 1);
   EmitCtx ctx = ha_table_ctx(side, side_size,
                              ght_table(slots, slot_mask, hash_mask, entries, entry_capacity, keys,
                                        key_capacity, 0, 0, 0u, counters),
@@ -294,28 +294,15 @@ KERNEL hashagg_map_runs(GLOBAL const uchar* input, u32 size, GLOBAL const uchar*
     local_keys[s] = 0u;
     local_sums[s] = 0u;
   }
-  if (LOCAL_ID < 3u) {
-    key_counts[LOCAL_ID] = 0u;
-    long_counts[LOCAL_ID] = 0u;
+  if (LOCAL_ID == 0u) {
+    list_count[0] = 0u;
+    long_count[0] = 0u;
   }
   BARRIER_LOCAL();
 
-  /* One barrier a tile: turn i lists into list i % 2 and counts with counter
-   * i % 3. List i % 2 was last read at turn i - 2, before every work-item
-   * reached turn i - 1's barrier; counter (i + 1) % 3 likewise, so work-item
-   * 0 clears it for the next turn before this turn's barrier. */
   const u32 pieces = size / HA_RUN_PIECE + (size % HA_RUN_PIECE != 0u ? 1u : 0u);
   const u32 tiles = pieces / LOCAL_SIZE + (pieces % LOCAL_SIZE != 0u ? 1u : 0u);
-  u32 turn = 0u;
-  for (u32 t = GROUP_ID; t < tiles; t += NUM_GROUPS, ++turn) {
-    LOCAL_PTR u64* list = key_lists + (turn & 1u) * HA_RUN_KEYS;
-    LOCAL_PTR u32* list_count = key_counts + turn % 3u;
-    LOCAL_PTR u32* long_runs = long_lists + (turn & 1u) * 2u * HA_RUN_LONG_KEYS;
-    LOCAL_PTR u32* long_count = long_counts + turn % 3u;
-    if (LOCAL_ID == 0u) {
-      key_counts[(turn + 1u) % 3u] = 0u;
-      long_counts[(turn + 1u) % 3u] = 0u;
-    }
+  for (u32 t = GROUP_ID; t < tiles; t += NUM_GROUPS) {
     const u32 first = (t * LOCAL_SIZE + LOCAL_ID) * HA_RUN_PIECE;
     if (first < size) {
       /* (1) */
@@ -366,10 +353,15 @@ KERNEL hashagg_map_runs(GLOBAL const uchar* input, u32 size, GLOBAL const uchar*
     }
     const u32 longs = long_count[0] < HA_RUN_LONG_KEYS ? long_count[0] : HA_RUN_LONG_KEYS;
     for (u32 j = LOCAL_ID; j < longs; j += LOCAL_SIZE) {
-      ha_global_add_g(&ctx, input + long_runs[2u * j], long_runs[2u * j + 1u], APP_RUN_VALUE);
+      ha_global_add_g(&ctx, input + long_start[j], long_len[j], APP_RUN_VALUE);
     }
+    BARRIER_LOCAL(); /* every work-item has read the counts before they are reset */
+    if (LOCAL_ID == 0u) {
+      list_count[0] = 0u;
+      long_count[0] = 0u;
+    }
+    BARRIER_LOCAL();
   }
-  BARRIER_LOCAL(); /* the last tile's adds are in the table */
   for (u32 s = LOCAL_ID; s < HA_SHORT_LOCAL_SLOTS; s += LOCAL_SIZE) {
     const u64 key = local_keys[s];
     if (key != 0u) ha_short_global_add(&global_short, key, local_sums[s]);
