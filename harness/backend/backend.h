@@ -259,6 +259,11 @@ struct ProgramSource {
   std::vector<std::string> opencl_files;  // embedded files, concatenated in order
   std::string opencl_text;                // appended after the files (tests, generated code)
   std::string opencl_options;             // extra build options
+  // A register budget per work-item, for the compilers that take one:
+  // NVIDIA's OpenCL (-cl-nv-maxrregcount) and NVRTC (--maxrregcount); 0 is
+  // the compiler's choice. Elsewhere it changes nothing (PoCL; nvcc-built
+  // tables take the CMake build's flags).
+  std::uint32_t max_registers = 0;
   const CudaKernelTable* cuda = nullptr;  // null when the program has no CUDA build
   // CUDA C++ compiled at run time with NVRTC for the device's architecture
   // (used when `cuda` is null; generated code). Kernels are looked up by

@@ -95,7 +95,7 @@ class RecordsRuntime final : public mapreduce::Runtime {
     if (design_ == Design::bytes) {
       throw UsageError(name() + ": '" + app.name() + "' runs on the byte path, not on records");
     }
-    program_ = device_.build(mapreduce::mapreduce_program("hashagg", app));
+    program_ = device_.build(program_source(app));
     kernels_ = Kernels::look_up(*program_);
     if (design_ == Design::grouped && !radix_) radix_ = std::make_unique<blocks::RadixSort>(pool_);
     prepared_ = &app;

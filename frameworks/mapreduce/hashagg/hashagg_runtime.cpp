@@ -87,7 +87,7 @@ class HashAggRuntime final : public mapreduce::Runtime {
       return;
     }
     records_.reset();
-    program_ = device_.build(mapreduce::mapreduce_program("hashagg", app));
+    program_ = device_.build(program_source(app));
     kernels_ = Kernels::look_up(*program_);
     prepared_ = &app;
     use_runs_ = options_.runs && options_.local && app.keys_are_separator_runs();
@@ -396,6 +396,12 @@ Options options_from(const Params& p) {
 
 std::unique_ptr<mapreduce::Runtime> make_runtime(backend::Device& device, const Options& options) {
   return std::make_unique<HashAggRuntime>(device, options);
+}
+
+backend::ProgramSource program_source(const apps::MapReduceApp& app) {
+  backend::ProgramSource src = mapreduce::mapreduce_program("hashagg", app);
+  src.max_registers = 40;
+  return src;
 }
 
 std::uint32_t map_groups(const Options& options, const backend::DeviceInfo& info, int per_unit) {

@@ -813,8 +813,12 @@ class CudaDevice final : public Device {
     if (!source.cuda && !source.cuda_text.empty()) {
       activate(info_.index);
       std::string log;
-      const std::string cubin = nvrtc_compile(source.cuda_text, source.name,
-                                              info_.compute_capability, source.cuda_options, &log);
+      std::vector<std::string> options = source.cuda_options;
+      if (source.max_registers > 0) {
+        options.push_back("--maxrregcount=" + std::to_string(source.max_registers));
+      }
+      const std::string cubin =
+          nvrtc_compile(source.cuda_text, source.name, info_.compute_capability, options, &log);
       cudaLibrary_t library = nullptr;
       check(cudaLibraryLoadData(&library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
             "cudaLibraryLoadData", source.name.c_str());

@@ -826,6 +826,9 @@ class ClDevice final : public Device {
     cl_program program = clCreateProgramWithSource(context_, 1, &ptr, &len, &err);
     check(err, "clCreateProgramWithSource", source.name);
     std::string options = "-cl-std=CL1.2 " + source.opencl_options;
+    if (source.max_registers > 0 && takes_register_budget_) {
+      options += fmt::format(" -cl-nv-maxrregcount={}", source.max_registers);
+    }
     err = clBuildProgram(program, 1, &device_, options.c_str(), nullptr, nullptr);
     std::string log = build_log(program);
     if (err != CL_SUCCESS) {
@@ -866,6 +869,10 @@ class ClDevice final : public Device {
 
   cl_device_id device_;
   DeviceInfo info_;
+  // NVIDIA's compiler options extension: ProgramSource::max_registers applies.
+  bool takes_register_budget_ =
+      device_string(device_, CL_DEVICE_EXTENSIONS).find("cl_nv_compiler_options") !=
+      std::string::npos;
   cl_context context_ = nullptr;
   std::unique_ptr<ClQueue> queue_;
   cl_command_queue host_queue_ = nullptr;

@@ -49,6 +49,55 @@ TEST_P(BackendErrors, KernelThatDoesNotCompileGivesTheCompilerLog) {
   }
 }
 
+// A register budget (ProgramSource::max_registers) is taken where the
+// compiler has one and changes nothing elsewhere: the kernel, which keeps 24
+// sums live, builds and runs right either way. NVIDIA's OpenCL also says in
+// its verbose log that it kept to the budget.
+TEST_P(BackendErrors, RegisterBudgetIsKeptWhereTheCompilerTakesOne) {
+  if (GetParam() != backend::Kind::opencl)
+    GTEST_SKIP() << "CUDA's kernels here come from nvcc, with the build's flags";
+  backend::ProgramSource src;
+  src.name = "test/register-budget";
+  src.opencl_text =
+      "__kernel void sums(__global const uint* in, __global uint* out, uint n) {\n"
+      "  uint s[24];\n"
+      "  for (uint k = 0; k < 24u; ++k) s[k] = in[k];\n"
+      "  for (uint i = 0; i < n; ++i)\n"
+      "    for (uint k = 0; k < 24u; ++k) s[k] = s[k] * 3u + in[(i + k) % 24u];\n"
+      "  uint t = 0;\n"
+      "  for (uint k = 0; k < 24u; ++k) t ^= s[k] << (k % 7u);\n"
+      "  out[get_global_id(0)] = t;\n"
+      "}\n";
+  src.max_registers = 24;
+  const bool nvidia = device_->info().name.find("NVIDIA") != std::string::npos;
+  if (nvidia) src.opencl_options = "-cl-nv-verbose";
+  auto program = device_->build(src);
+  std::vector<std::uint32_t> in(24);
+  for (std::uint32_t k = 0; k < 24; ++k) in[k] = k * 2654435761u;
+  const std::uint32_t n = 100;
+  std::uint32_t expected = 0;
+  {
+    std::vector<std::uint32_t> s(in);
+    for (std::uint32_t i = 0; i < n; ++i)
+      for (std::uint32_t k = 0; k < 24; ++k) s[k] = s[k] * 3u + in[(i + k) % 24];
+    for (std::uint32_t k = 0; k < 24; ++k) expected ^= s[k] << (k % 7);
+  }
+  backend::Buffer d_in = device_->allocate(in.size() * 4), d_out = device_->allocate(64 * 4);
+  auto& q = device_->queue();
+  q.write(d_in, 0, in.data(), in.size() * 4);
+  q.launch(program->kernel("sums"), backend::LaunchShape{1, 64}, d_in, d_out, n);
+  std::vector<std::uint32_t> out(64);
+  q.read(out.data(), d_out, 0, out.size() * 4);
+  q.finish();
+  for (std::uint32_t v : out) EXPECT_EQ(v, expected);
+  if (nvidia) {
+    const std::string log = program->build_log();
+    const std::size_t at = log.find("Used ");
+    ASSERT_NE(at, std::string::npos) << log;
+    EXPECT_LE(std::stoi(log.substr(at + 5)), 24) << log;
+  }
+}
+
 TEST_P(BackendErrors, SpansReportDeviceTimeInOrder) {
   backend::Buffer a = device_->allocate(1 << 20), b = device_->allocate(1 << 20);
   auto& q = device_->queue();
