@@ -191,8 +191,10 @@ class MapReduceApp {
   // per key with atomic adds instead of keeping the values.
   bool reduce_counts_values() const { return dialect() && dialect()->reduce_counts_values; }
   // Whether map emits (run, one value) for every maximal run of non-separator
-  // bytes and nothing else (the dialect side defines APP_KEYS_ARE_RUNS and
-  // APP_RUN_VALUE): runtimes may then find the runs without app_map.
+  // bytes and nothing else (the dialect side defines APP_KEYS_ARE_RUNS,
+  // APP_RUN_VALUE, APP_RUN_CODE_BITS with app_run_code and app_run_byte, and
+  // the same classes 8 bytes at once, app_run_bytes_swar and
+  // app_run_codes_swar): runtimes may then find the runs without app_map.
   bool keys_are_separator_runs() const { return dialect() && dialect()->keys_are_runs; }
   // The key size when map emits exactly one pair per record, its key of that
   // fixed size (the dialect defines APP_MAP_EMITS_ONE 1 and APP_KEY_SIZE):
