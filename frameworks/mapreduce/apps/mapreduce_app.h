@@ -108,6 +108,19 @@ class MapReduceApp {
                                   std::vector<std::uint32_t>& offsets) const {
     offsets = split_records(data, size);
   }
+  // Records of one size, one after another: record i (< count) starts at
+  // byte first + i * stride, and split_records' end offset is first + count
+  // * stride. Runtimes may then write the offsets on the device instead of
+  // splitting and copying them (hashagg's records path). Default: none.
+  struct RecordStride {
+    std::uint32_t first = 0, stride = 0, count = 0;
+  };
+  virtual std::optional<RecordStride> record_stride(const std::uint8_t* data,
+                                                    std::size_t size) const {
+    (void)data;
+    (void)size;
+    return std::nullopt;
+  }
   // Read-only data for map and reduce besides the records (a pattern, an index
   // of page starts, centroids, matrices), laid out as the app's dialect code
   // reads it. Runtimes compute it in their timed `preprocess` phase and upload

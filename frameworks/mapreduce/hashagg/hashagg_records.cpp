@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "frameworks/blocks/line_split.h"
 #include "frameworks/blocks/pipeline.h"
 #include "frameworks/blocks/radix_sort.h"
+#include "frameworks/blocks/record_offsets.h"
 #include "frameworks/mapreduce/common/mapreduce_program.h"
 #include "frameworks/mapreduce/hashagg/host_output.h"
 #include "frameworks/mapreduce/mars/scoped_span.h"
@@ -122,17 +124,23 @@ class RecordsRuntime final : public mapreduce::Runtime {
     in.size = size;
     in.side = app.side_data(app_params(), input, size);
     const bool may_stream = options_.pipelined && app.splits_at_lines() && in.side.empty();
-    const bool device_lines = !may_stream && app.records_are_lines();
-    if (device_lines) {
+    // Records of one size get their offsets written on the device (phase
+    // `split`), like lines: neither split nor copied from the host.
+    const std::optional<apps::MapReduceApp::RecordStride> stride =
+        may_stream ? std::nullopt : app.record_stride(input, size);
+    const bool device_lines = !may_stream && !stride && app.records_are_lines();
+    const bool device_offsets = device_lines || stride.has_value();
+    if (device_offsets) {
       in.offsets.clear();
     } else {
       app.split_records_into(input, size, in.offsets);
     }
     const double preprocess_ms = host.elapsed_ms();
-    std::uint32_t records = device_lines ? 0 : in.records();
+    std::uint32_t records = device_lines ? 0 : stride ? stride->count : in.records();
     const auto side_size = static_cast<std::uint32_t>(in.side.size());
     const bool streamed = may_stream && records > 0;
-    std::vector<Chunk> chunks = device_lines ? std::vector<Chunk>{} : cut(in, streamed);
+    std::vector<Chunk> chunks =
+        device_offsets ? std::vector<Chunk>{{0, records}} : cut(in, streamed);
     std::vector<blocks::CopyComputePipeline::Piece> pieces;
     if (streamed) {
       for (const Chunk& ch : chunks) {
@@ -144,7 +152,7 @@ class RecordsRuntime final : public mapreduce::Runtime {
     Buffer& d_input = pool_.get("input", streamed ? 1 : size);
     {
       mapreduce::ScopedSpan span(q, "copy_in");
-      if (!device_lines) {
+      if (!device_offsets) {
         q.write(pool_.get("offsets", in.offsets.size() * 4), 0, in.offsets.data(),
                 in.offsets.size() * 4);
       }
@@ -158,6 +166,11 @@ class RecordsRuntime final : public mapreduce::Runtime {
       records = line_split_->split(d_input, static_cast<std::uint32_t>(size), "offsets");
       span.end();
       chunks = {Chunk{0, records}};
+    } else if (stride) {
+      mapreduce::ScopedSpan span(q, "split");
+      if (!record_offsets_) record_offsets_ = std::make_unique<blocks::RecordOffsets>(pool_);
+      record_offsets_->write(stride->first, stride->stride, stride->count, "offsets");
+      span.end();
     }
     Buffer& d_offsets = pool_.get("offsets", (std::size_t{records} + 1) * 4);
     std::vector<backend::TimedSpan> spans = q.take_spans();
@@ -332,7 +345,7 @@ class RecordsRuntime final : public mapreduce::Runtime {
     // once by map (key ref and value); the output crosses back into pinned host memory (pageable
     // where the backend could not pin it).
     const std::uint64_t h2d =
-        size + in.offsets.size() * 4 + in.side.size();  // no offsets: device lines
+        size + in.offsets.size() * 4 + in.side.size();  // no offsets: device lines, strides
     result.work.items("records", records)
         .items("intermediate_pairs", pairs)
         .reads(level::h2d, h2d, streamed ? kTotal : "copy_in")
@@ -343,10 +356,12 @@ class RecordsRuntime final : public mapreduce::Runtime {
       result.work.reads(level::dram, std::uint64_t{size} * 2, "split")
           .writes(level::dram, (std::uint64_t{records} + 1) * 4, "split");
     }
+    if (stride) result.work.writes(level::dram, (std::uint64_t{records} + 1) * 4, "split");
     auto& c = result.measurement.counters;
     c["records_path"] = 1;
     c["streamed"] = streamed ? 1 : 0;
     c["device_lines"] = device_lines ? 1 : 0;
+    c["device_strided"] = stride ? 1 : 0;
     c["chunks"] = static_cast<double>(chunks.size());
     c["lanes"] = streamed ? options_.lanes : 1;
     c["threads"] = static_cast<double>(options_.groups) * options_.group_size;
@@ -448,7 +463,8 @@ class RecordsRuntime final : public mapreduce::Runtime {
   blocks::GlobalHashTable table_;
   std::shared_ptr<backend::Program> program_;
   std::unique_ptr<blocks::RadixSort> radix_;
-  std::unique_ptr<blocks::LineSplit> line_split_;  // records found on the device
+  std::unique_ptr<blocks::LineSplit> line_split_;          // records found on the device
+  std::unique_ptr<blocks::RecordOffsets> record_offsets_;  // fixed-size records' offsets
   Kernels kernels_;
   Design design_ = Design::pairs;
   const apps::MapReduceApp* prepared_ = nullptr;

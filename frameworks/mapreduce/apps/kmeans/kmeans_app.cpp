@@ -64,16 +64,23 @@ class KMeans final : public MapReduceApp {
     split_records_into(data, size, offsets);  // checks the size
     return offsets;
   }
-  // Every point's first byte, filled in place on every core.
+  // Every point's first byte (record_stride), filled in place on every core.
   void split_records_into(const std::uint8_t* data, std::size_t size,
                           std::vector<std::uint32_t>& offsets) const override {
+    const RecordStride r = *record_stride(data, size);
+    offsets.resize(std::size_t{r.count} + 1);
+    parallel_ranges(r.count + 1, 0, std::uint64_t{1} << 20, [&](std::uint64_t b, std::uint64_t e) {
+      for (std::uint64_t i = b; i < e; ++i)
+        offsets[i] = static_cast<std::uint32_t>(r.first + i * r.stride);
+    });
+  }
+  // One record a point: dims floats after the .npy header.
+  std::optional<RecordStride> record_stride(const std::uint8_t* data,
+                                            std::size_t size) const override {
     check_input_size(*this, size);
     const Points p = points(data, size);
-    offsets.resize(p.n + 1);
-    parallel_ranges(p.n + 1, 0, std::uint64_t{1} << 20, [&](std::uint64_t b, std::uint64_t e) {
-      for (std::uint64_t i = b; i < e; ++i)
-        offsets[i] = static_cast<std::uint32_t>(4 * (p.start + i * p.dims));
-    });
+    return RecordStride{static_cast<std::uint32_t>(4 * p.start),
+                        static_cast<std::uint32_t>(4 * p.dims), static_cast<std::uint32_t>(p.n)};
   }
 
   std::vector<std::uint8_t> side_data(const Params& params, const std::uint8_t* data,

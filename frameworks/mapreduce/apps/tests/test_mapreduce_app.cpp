@@ -2,10 +2,12 @@
 // canonical order and both comparisons.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <random>
 
 #include "frameworks/mapreduce/apps/records.h"
 #include "frameworks/mapreduce/apps/registry.h"
+#include "frameworks/mapreduce/common/tests/mapreduce_inputs.h"
 #include "harness/core/errors.h"
 
 namespace harness::apps {
@@ -69,6 +71,29 @@ TEST(MapReduceApps, AppsWhoseRecordsAreLinesSplitAsSplitLines) {
                                              "pvc_count", "pvr_rank"}));
   EXPECT_EQ(split_lines(data, text.size()),
             (std::vector<std::uint32_t>{0, 5, 6, 7, 318, static_cast<std::uint32_t>(text.size())}));
+}
+
+// An app that says its records have one size (record_stride) splits into
+// exactly those offsets (runtimes then write them on the device): k-means,
+// on each of its shared cases; no other one-job app says so.
+TEST(MapReduceApps, AppsWithRecordsOfOneSizeSplitAtTheirStride) {
+  std::vector<std::string> claim;
+  for (const MapReduceApp* app : mapreduce_apps()) {
+    if (!app->jobs().empty()) continue;
+    bool strided = false;
+    for (const testing::MapReduceCase& c : testing::mapreduce_cases(app->name())) {
+      const auto* data = reinterpret_cast<const std::uint8_t*>(c.text.data());
+      const std::optional<MapReduceApp::RecordStride> r = app->record_stride(data, c.text.size());
+      if (!r) continue;
+      strided = true;
+      std::vector<std::uint32_t> expected;
+      for (std::uint64_t i = 0; i <= r->count; ++i)
+        expected.push_back(static_cast<std::uint32_t>(r->first + i * r->stride));
+      EXPECT_EQ(app->split_records(data, c.text.size()), expected) << app->name() << " " << c.name;
+    }
+    if (strided) claim.push_back(app->name());
+  }
+  EXPECT_EQ(claim, (std::vector<std::string>{"kmeans"}));
 }
 
 // Task records (MM, SS) whose codes would not fit the 32-bit offsets fail

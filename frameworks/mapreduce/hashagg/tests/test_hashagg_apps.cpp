@@ -121,6 +121,29 @@ TEST_P(HashAggRecords, ResidentLinesAreFoundOnTheDevice) {
   }
 }
 
+// Records of one size (k-means' points, MapReduceApp::record_stride) take no
+// host split either: their offsets are written on the device (phase `split`,
+// counter `device_strided`), in both variants, for points of 1, 3 and 8
+// dimensions and for no points at all.
+TEST_P(HashAggRecords, FixedSizeRecordsGetTheirOffsetsOnTheDevice) {
+  for (const std::uint64_t dims : {1u, 3u, 8u}) {
+    std::vector<float> values;
+    for (std::uint64_t i = 0; i < 3001 * dims; ++i) values.push_back(static_cast<float>(i % 97));
+    const std::string points = npy({3001, dims}, values);
+    for (const bool pipelined : {false, true}) {
+      auto runtime = hashagg::make_runtime(*device_, pipelined ? small_pieces() : resident());
+      const mapreduce::RunResult r = run_job(*runtime, apps::kmeans_app(), points, {{"k", "5"}});
+      EXPECT_EQ(r.measurement.counters.at("device_strided"), 1.0) << dims;
+      EXPECT_EQ(phase_names(r), (std::vector<std::string>{"preprocess", "copy_in", "split", "map",
+                                                          "group", "reduce", "copy_out"}))
+          << dims;
+    }
+  }
+  auto runtime = hashagg::make_runtime(*device_, resident());
+  const mapreduce::RunResult none = run_job(*runtime, apps::kmeans_app(), npy({0, 2}, {}));
+  EXPECT_TRUE(none.output.empty());
+}
+
 // Every byte matches a one-byte pattern: a line's emits overflow the stage,
 // and the rest reserve their own room.
 TEST_P(HashAggRecords, FullStageWritesDirectly) {
