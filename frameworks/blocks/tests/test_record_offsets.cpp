@@ -29,7 +29,8 @@ TEST_P(RecordOffsetsTest, StridedOffsetsEndWithTheEnd) {
     device_->queue().read(got.data(), out, 0, got.size() * 4);
     device_->queue().finish();
     for (std::uint32_t i = 0; i <= count; ++i) {
-      ASSERT_EQ(got[i], first + i * stride) << first << " " << stride << " " << count << " at " << i;
+      ASSERT_EQ(got[i], first + i * stride)
+          << first << " " << stride << " " << count << " at " << i;
     }
   }
   EXPECT_THROW(offsets.write(16, 1u << 20, 4096, "test.offsets"), RunError);
