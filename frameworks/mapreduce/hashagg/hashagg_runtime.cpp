@@ -400,7 +400,7 @@ std::unique_ptr<mapreduce::Runtime> make_runtime(backend::Device& device, const 
 
 backend::ProgramSource program_source(const apps::MapReduceApp& app) {
   backend::ProgramSource src = mapreduce::mapreduce_program("hashagg", app);
-  src.max_registers = 40;
+  if (app.keys_are_separator_runs()) src.max_registers = 40;
   return src;
 }
 

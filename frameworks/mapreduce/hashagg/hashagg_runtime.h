@@ -28,11 +28,14 @@ Options options_from(const Params& params);
 // Map's work-groups: options.groups, or `per_unit` per compute unit when it is 0.
 std::uint32_t map_groups(const Options& options, const backend::DeviceInfo& info, int per_unit);
 
-// The app's hashagg program (both paths build the same one), with a budget of
-// 40 registers a work-item: six work-groups of 256 on a compute unit (the
-// runs path's occupancy, map_groups) need at most 42. nvcc gives the runs
-// map 40; NVIDIA's OpenCL gave it 48 (five work-groups) and its map took 25%
-// longer than CUDA's.
+// The app's hashagg program (both paths build the same one). Where the runs
+// path applies (word count), with a budget of 40 registers a work-item: six
+// work-groups of 256 on a compute unit (its occupancy, map_groups) need at
+// most 42; nvcc gives the runs map 40, NVIDIA's OpenCL gave it 48 (five
+// work-groups) and its map took 25% longer than CUDA's. The other apps take
+// none: under 40, k-means' pairs map (54 registers by nvcc) spills, and it
+// ran 5.0 ms against 3.2 on NVIDIA OpenCL at 68932cd, where every program
+// had the budget.
 backend::ProgramSource program_source(const apps::MapReduceApp& app);
 ParamDecls params();
 std::unique_ptr<mapreduce::Runtime> make_runtime(backend::Device& device, const Options& options);

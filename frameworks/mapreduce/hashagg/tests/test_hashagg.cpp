@@ -204,6 +204,15 @@ TEST_P(HashAggWordCount, PhasesAndCounters) {
   EXPECT_EQ(r.measurement.counters.at("runs_path"), 1.0);
 }
 
+// The register budget is the runs path's (word count's occupancy); another
+// app's program under it spills (k-means' pairs map).
+TEST(HashAggProgram, OnlyTheRunsPathTakesARegisterBudget) {
+  for (const apps::MapReduceApp* app : apps::mapreduce_programs()) {
+    EXPECT_EQ(hashagg::program_source(*app).max_registers > 0, app->keys_are_separator_runs())
+        << app->name();
+  }
+}
+
 TEST(HashAggOptions, BadKnobsAreUsageErrors) {
   Params p = defaults_of(hashagg::params());
   EXPECT_NO_THROW(hashagg::options_from(p));
