@@ -207,7 +207,8 @@ class MapReduceApp {
   // bytes and nothing else (the dialect side defines APP_KEYS_ARE_RUNS,
   // APP_RUN_VALUE, APP_RUN_CODE_BITS with app_run_code and app_run_byte, and
   // the same classes 8 bytes at once, app_run_bytes_swar and
-  // app_run_codes_swar): runtimes may then find the runs without app_map.
+  // app_run_codes_swar; byte 0 a separator): runtimes may then find the runs
+  // without app_map.
   bool keys_are_separator_runs() const { return dialect() && dialect()->keys_are_runs; }
   // The key size when map emits exactly one pair per record, its key of that
   // fixed size (the dialect defines APP_MAP_EMITS_ONE 1 and APP_KEY_SIZE):
