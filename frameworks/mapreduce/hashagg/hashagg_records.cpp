@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "frameworks/blocks/buffer_pool.h"
+#include "frameworks/blocks/dense_ids.h"
 #include "frameworks/blocks/global_hash_table.h"
 #include "frameworks/blocks/line_split.h"
 #include "frameworks/blocks/pipeline.h"
@@ -222,22 +223,36 @@ class RecordsRuntime final : public mapreduce::Runtime {
     }
 
     const std::uint32_t pairs = counters[HA_PAIRS_COUNTER_PAIRS];
-    const std::uint32_t entries = std::min(used.entries, table_.capacity().entries);
+    std::uint32_t entries = std::min(used.entries, table_.capacity().entries);
+    // The table's entries as reduce and copy_out read them: grouped, only
+    // those the pairs name, renumbered densely (blocks::DenseIds) before the
+    // sort; an insert that lost a race to publish its key left one no pair
+    // names (k-means: 118-133 K for 16 keys).
+    Buffer* entry_table = &table_.entries();
     const std::uint32_t vsize = app.value_size(), out_size = app.output_value_size();
     std::uint32_t sort_bits = 0;
     // Grouped: the pairs' entries sorted (order: where each came from), and
     // each entry's run of them.
     Buffer& order = pool_.get("pairs.order", std::size_t{pairs} * 4);
-    Buffer& begin = pool_.get("group.begin", std::size_t{entries} * 4);
-    Buffer& end = pool_.get("group.end", std::size_t{entries} * 4);
+    Buffer* begin = nullptr;
+    Buffer* end = nullptr;
     if (design_ == Design::grouped) {
       mapreduce::ScopedSpan span(q, "group");
+      if (!dense_) dense_ = std::make_unique<blocks::DenseIds>(pool_);
+      const std::uint32_t named = dense_->number(out_key(), pairs, entries);
+      dense_->renumber(out_key(), pairs);
+      entry_table = &pool_.get("group.entries", std::size_t{named} * sizeof(GhtEntry) + 1);
+      dense_->compact(table_.entries(), sizeof(GhtEntry) / 4, *entry_table);
+      entries = named;
+      begin = &pool_.get("group.begin", std::size_t{entries} * 4);
+      end = &pool_.get("group.end", std::size_t{entries} * 4);
       if (pairs > 0) {
         sort_bits = entries > 1 ? static_cast<std::uint32_t>(std::bit_width(entries - 1)) : 0;
         q.launch(kernels_.iota, LaunchShape::cover(pairs, kGroup), order, pairs);
         radix_->sort_pairs(out_key(), order, pairs, static_cast<int>(sort_bits));
-        q.fill_zero(end, 0, std::size_t{entries} * 4);
-        q.launch(kernels_.bounds, LaunchShape::cover(pairs, kGroup), out_key(), pairs, begin, end);
+        q.fill_zero(*end, 0, std::size_t{entries} * 4);
+        q.launch(kernels_.bounds, LaunchShape::cover(pairs, kGroup), out_key(), pairs, *begin,
+                 *end);
       }
       span.end();
     }
@@ -251,9 +266,9 @@ class RecordsRuntime final : public mapreduce::Runtime {
         q.launch(kernels_.reduce_add, LaunchShape::cover(entries, kGroup), table_.entries(),
                  entries, table_.keys(), sums(), d_side, side_size, d_out, d_count);
       } else if (entries > 0) {
-        q.launch(kernels_.reduce_pairs, LaunchShape::cover(entries, kGroup), table_.entries(),
-                 entries, table_.keys(), begin, end, order, out_val(vsize), d_side, side_size,
-                 d_out, d_count);
+        q.launch(kernels_.reduce_pairs, LaunchShape::cover(entries, kGroup), *entry_table, entries,
+                 table_.keys(), *begin, *end, order, out_val(vsize), d_side, side_size, d_out,
+                 d_count);
       }
       span.end();
     }
@@ -290,7 +305,7 @@ class RecordsRuntime final : public mapreduce::Runtime {
     {
       mapreduce::ScopedSpan span(q, "copy_out");
       if (keyed && entries > 0) {
-        q.read(host_entries.data(), table_.entries(), 0, host_entries.size() * sizeof(GhtEntry));
+        q.read(host_entries.data(), *entry_table, 0, host_entries.size() * sizeof(GhtEntry));
         q.read(keys.data(), table_.keys(), 0, keys.size());
       }
       if (reduces) {
@@ -369,6 +384,7 @@ class RecordsRuntime final : public mapreduce::Runtime {
     c["direct_pairs"] = counters[HA_PAIRS_COUNTER_DIRECT];
     c["table_slots"] = keyed ? table_.capacity().slots : 0;
     c["table_entries"] = keyed ? used.entries : 0;
+    if (design_ == Design::grouped) c["named_entries"] = entries;  // those the pairs name
     c["sort_bits"] = sort_bits;
     c["retries"] = retries_;
     if (streamed) {
@@ -465,6 +481,7 @@ class RecordsRuntime final : public mapreduce::Runtime {
   std::unique_ptr<blocks::RadixSort> radix_;
   std::unique_ptr<blocks::LineSplit> line_split_;          // records found on the device
   std::unique_ptr<blocks::RecordOffsets> record_offsets_;  // fixed-size records' offsets
+  std::unique_ptr<blocks::DenseIds> dense_;                // grouped: the entries pairs name
   Kernels kernels_;
   Design design_ = Design::pairs;
   const apps::MapReduceApp* prepared_ = nullptr;
