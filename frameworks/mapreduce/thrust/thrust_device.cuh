@@ -1,12 +1,15 @@
-// What thrust/default's .cu files share: the CUDA error check, launch sizes
-// and the stream behind the harness queue's void* handle. CUDA only.
+// What thrust/default's .cu files share: the CUDA error check, launch sizes,
+// the stream behind the harness queue's handle and the thrust policy. CUDA only.
 #pragma once
 
 #include <cuda_runtime.h>
+#include <thrust/execution_policy.h>
 
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+
+#include "frameworks/mapreduce/thrust/thrust_temp.h"
 
 namespace harness::thrustmr::cuda {
 
@@ -21,7 +24,19 @@ inline void check(cudaError_t e, const char* what) {
 // Blocks of kBlock threads covering n threads (n > 0).
 inline unsigned blocks(std::uint64_t n) { return static_cast<unsigned>((n + kBlock - 1) / kBlock); }
 
-inline cudaStream_t as_stream(void* stream) { return static_cast<cudaStream_t>(stream); }
+inline cudaStream_t as_stream(const Exec& exec) { return static_cast<cudaStream_t>(exec.stream); }
+
+// The execution policy of every thrust call: on the queue's stream, its
+// temporary storage from the run's cache.
+inline auto on_queue(const Exec& exec) { return thrust::cuda::par(*exec.temp).on(as_stream(exec)); }
+
+// FNV-1a 64, the key hash of every byte-key app, and the mask keeping its
+// low `bits` bits (1..64).
+inline constexpr std::uint64_t kFnvOffset = 14695981039346656037ull;
+inline constexpr std::uint64_t kFnvPrime = 1099511628211ull;
+inline std::uint64_t hash_mask(unsigned bits) {
+  return bits >= 64 ? ~0ull : (std::uint64_t{1} << bits) - 1;
+}
 
 // The thread's global index.
 __device__ inline std::uint64_t thread_index() {

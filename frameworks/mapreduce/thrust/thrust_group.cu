@@ -1,6 +1,6 @@
 // thrust/default's group-by of byte-range keys (thrust_group.h): FNV-1a 64
 // hashes, thrust::sort_by_key, optionally a collision check, thrust::reduce_by_key.
-// Every thrust call runs on the harness queue's stream (thrust::cuda::par.on),
+// Every thrust call runs on the harness queue's stream (on_queue: thrust::cuda::par(cache).on),
 // so the queue's spans time it.
 #include <thrust/execution_policy.h>
 #include <thrust/gather.h>
@@ -58,9 +58,9 @@ __global__ void hash_kernel(KeyView k, std::uint32_t count, std::uint64_t mask,
   const std::uint64_t i = thread_index();
   if (i >= count) return;
   const auto key = static_cast<std::uint32_t>(i);
-  std::uint64_t h = 14695981039346656037ull;  // FNV-1a 64
+  std::uint64_t h = kFnvOffset;
   const std::uint32_t n = k.lengths[key];
-  for (std::uint32_t j = 0; j < n; ++j) h = (h ^ k.byte(key, j)) * 1099511628211ull;
+  for (std::uint32_t j = 0; j < n; ++j) h = (h ^ k.byte(key, j)) * kFnvPrime;
   hashes[i] = h & mask;
 }
 
@@ -119,20 +119,19 @@ __global__ void gather_keys(KeyView k, const std::uint32_t* group_first,
 
 }  // namespace
 
-void hash_keys(const Keys& keys, unsigned hash_bits, std::uint64_t* hashes, void* stream) {
+void hash_keys(const Keys& keys, unsigned hash_bits, std::uint64_t* hashes, const Exec& exec) {
   if (keys.count == 0) return;
-  const std::uint64_t mask = hash_bits >= 64 ? ~0ull : (std::uint64_t{1} << hash_bits) - 1;
-  hash_kernel<<<blocks(keys.count), kBlock, 0, as_stream(stream)>>>(view(keys), keys.count, mask,
-                                                                    hashes);
+  hash_kernel<<<blocks(keys.count), kBlock, 0, as_stream(exec)>>>(view(keys), keys.count,
+                                                                  hash_mask(hash_bits), hashes);
   check(cudaGetLastError(), "hash_keys");
 }
 
-Groups group_keys(const Keys& keys, const GroupScratch& s, bool verify, void* stream) {
+Groups group_keys(const Keys& keys, const GroupScratch& s, bool verify, const Exec& exec) {
   Groups g;
   const std::uint32_t n = keys.count;
   if (n == 0) return g;
-  const cudaStream_t st = as_stream(stream);
-  const auto policy = thrust::cuda::par.on(st);
+  const cudaStream_t st = as_stream(exec);
+  const auto policy = on_queue(exec);
   const KeyView k = view(keys);
   thrust::sequence(policy, s.order, s.order + n);
   thrust::sort_by_key(policy, s.hashes, s.hashes + n, s.order);
@@ -167,13 +166,13 @@ Groups group_keys(const Keys& keys, const GroupScratch& s, bool verify, void* st
 }
 
 std::uint64_t copy_out_groups(const Keys& keys, std::uint32_t distinct, const GroupScratch& s,
-                              void* stream, HostGroups& out) {
+                              const Exec& exec, HostGroups& out) {
   out.offsets.assign(std::size_t{distinct} + 1, 0);
   out.counts.assign(distinct, 0);
   out.bytes.clear();
   if (distinct == 0) return 0;
-  const cudaStream_t st = as_stream(stream);
-  const auto policy = thrust::cuda::par.on(st);
+  const cudaStream_t st = as_stream(exec);
+  const auto policy = on_queue(exec);
   const KeyView k = view(keys);
   group_lengths<<<blocks(std::uint64_t{distinct} + 1), kBlock, 0, st>>>(k, s.group_first, distinct,
                                                                         s.offsets);
@@ -204,12 +203,12 @@ std::uint64_t copy_out_groups(const Keys& keys, std::uint32_t distinct, const Gr
 }
 
 std::uint64_t copy_out_values(const Keys& keys, const std::uint32_t* values, const GroupScratch& s,
-                              std::uint32_t* sorted, void* stream,
+                              std::uint32_t* sorted, const Exec& exec,
                               std::vector<std::uint32_t>& out) {
   out.assign(keys.count, 0);
   if (keys.count == 0) return 0;
-  const cudaStream_t st = as_stream(stream);
-  thrust::gather(thrust::cuda::par.on(st), s.order, s.order + keys.count, values, sorted);
+  const cudaStream_t st = as_stream(exec);
+  thrust::gather(on_queue(exec), s.order, s.order + keys.count, values, sorted);
   check(cudaMemcpyAsync(out.data(), sorted, out.size() * 4, cudaMemcpyDeviceToHost, st),
         "copy out values");
   check(cudaStreamSynchronize(st), "copy out values");

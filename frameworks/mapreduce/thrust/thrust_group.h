@@ -4,13 +4,15 @@
 // thrust::sort_by_key -> optionally a collision check (with an exact (hash,
 // bytes) fallback) -> thrust::reduce_by_key -> the distinct keys' bytes and
 // counts.
-// An interface of raw device pointers and a stream, so that the .cu file needs
+// An interface of raw device pointers and an Exec (thrust_temp.h), so that the .cu file needs
 // no harness headers (they are C++20; nvcc compiles this project's CUDA as C++17).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
+
+#include "frameworks/mapreduce/thrust/thrust_temp.h"
 
 namespace harness::thrustmr::cuda {
 
@@ -42,7 +44,7 @@ struct GroupScratch {
 };
 
 // The keys' hashes: FNV-1a 64 of the (folded) bytes, its low `hash_bits` bits.
-void hash_keys(const Keys& keys, unsigned hash_bits, std::uint64_t* hashes, void* stream);
+void hash_keys(const Keys& keys, unsigned hash_bits, std::uint64_t* hashes, const Exec& exec);
 
 struct Groups {
   std::uint32_t distinct = 0;    // distinct keys
@@ -58,7 +60,7 @@ struct Groups {
 // split where the bytes differ. Without it a 64-bit hash is trusted, as a
 // plain thrust program would. Afterwards distinct key g covers
 // s.order[sum of counts before g, + counts[g]).
-Groups group_keys(const Keys& keys, const GroupScratch& s, bool verify, void* stream);
+Groups group_keys(const Keys& keys, const GroupScratch& s, bool verify, const Exec& exec);
 
 // The distinct keys on the host: key g is bytes[offsets[g], offsets[g + 1])
 // (folded), with counts[g] keys.
@@ -72,13 +74,14 @@ struct HostGroups {
 // one thread per distinct key gathering its bytes, then copies to `out`.
 // Returns the bytes copied to the host.
 std::uint64_t copy_out_groups(const Keys& keys, std::uint32_t distinct, const GroupScratch& s,
-                              void* stream, HostGroups& out);
+                              const Exec& exec, HostGroups& out);
 
 // For apps without reduce (every key's value is output): values[s.order[i]]
 // for i < keys.count, gathered into `sorted` (device, keys.count entries) and
 // copied to `out`, so that distinct key g's values are its counts[g] entries
 // after those of the keys before it. Returns the bytes copied to the host.
 std::uint64_t copy_out_values(const Keys& keys, const std::uint32_t* values, const GroupScratch& s,
-                              std::uint32_t* sorted, void* stream, std::vector<std::uint32_t>& out);
+                              std::uint32_t* sorted, const Exec& exec,
+                              std::vector<std::uint32_t>& out);
 
 }  // namespace harness::thrustmr::cuda

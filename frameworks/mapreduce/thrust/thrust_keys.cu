@@ -33,13 +33,19 @@ struct IsWordStart {
   }
 };
 
-__global__ void word_lengths(const std::uint8_t* in, std::uint32_t end, const std::uint32_t* starts,
-                             std::uint32_t words, std::uint32_t* lengths) {
+// One thread per word: its length and the FNV-1a 64 hash of its lower-cased
+// bytes in one walk (thrust_group.h's hash of the same key), low bits `mask`.
+__global__ void word_lengths_and_hashes(const std::uint8_t* in, std::uint32_t end,
+                                        const std::uint32_t* starts, std::uint32_t words,
+                                        std::uint64_t mask, std::uint32_t* lengths,
+                                        std::uint64_t* hashes) {
   const std::uint64_t w = thread_index();
   if (w >= words) return;
   std::uint32_t i = starts[w];
-  while (i < end && is_letter(in[i])) ++i;
+  std::uint64_t h = kFnvOffset;
+  for (std::uint8_t c; i < end && is_letter(c = in[i]); ++i) h = (h ^ (c | 0x20u)) * kFnvPrime;
   lengths[w] = i - starts[w];
+  hashes[w] = h & mask;
 }
 
 // ---- line records (apps::split_lines): a line starts at 0 and after every '\n'
@@ -172,30 +178,32 @@ __global__ void write_links_kernel(const std::uint8_t* in, const std::uint32_t* 
 
 }  // namespace
 
-std::uint32_t find_words(const std::uint8_t* input, std::uint32_t bytes, std::uint32_t* starts,
-                         std::uint32_t* lengths, void* stream) {
+std::uint32_t find_words(const std::uint8_t* input, std::uint32_t bytes, unsigned hash_bits,
+                         std::uint32_t* starts, std::uint32_t* lengths, std::uint64_t* hashes,
+                         const Exec& exec) {
   if (bytes == 0) return 0;
-  const cudaStream_t st = as_stream(stream);
+  const cudaStream_t st = as_stream(exec);
   std::uint32_t* last =
-      thrust::copy_if(thrust::cuda::par.on(st), thrust::counting_iterator<std::uint32_t>(0),
+      thrust::copy_if(on_queue(exec), thrust::counting_iterator<std::uint32_t>(0),
                       thrust::counting_iterator<std::uint32_t>(bytes), starts, IsWordStart{input});
   const auto words = static_cast<std::uint32_t>(last - starts);
   if (words == 0) return 0;
-  word_lengths<<<blocks(words), kBlock, 0, st>>>(input, bytes, starts, words, lengths);
-  check(cudaGetLastError(), "word_lengths");
+  word_lengths_and_hashes<<<blocks(words), kBlock, 0, st>>>(input, bytes, starts, words,
+                                                            hash_mask(hash_bits), lengths, hashes);
+  check(cudaGetLastError(), "word_lengths_and_hashes");
   return words;
 }
 
-std::uint32_t count_lines(const std::uint8_t* input, std::uint32_t bytes, void* stream) {
+std::uint32_t count_lines(const std::uint8_t* input, std::uint32_t bytes, const Exec& exec) {
   if (bytes == 0) return 0;
-  return static_cast<std::uint32_t>(thrust::count_if(
-      thrust::cuda::par.on(as_stream(stream)), thrust::counting_iterator<std::uint32_t>(0),
-      thrust::counting_iterator<std::uint32_t>(bytes), IsLineStart{input}));
+  return static_cast<std::uint32_t>(
+      thrust::count_if(on_queue(exec), thrust::counting_iterator<std::uint32_t>(0),
+                       thrust::counting_iterator<std::uint32_t>(bytes), IsLineStart{input}));
 }
 
 void write_line_starts(const std::uint8_t* input, std::uint32_t bytes, std::uint32_t lines,
-                       std::uint32_t* starts, void* stream) {
-  const auto policy = thrust::cuda::par.on(as_stream(stream));
+                       std::uint32_t* starts, const Exec& exec) {
+  const auto policy = on_queue(exec);
   if (lines > 0) {
     thrust::copy_if(policy, thrust::counting_iterator<std::uint32_t>(0),
                     thrust::counting_iterator<std::uint32_t>(bytes), starts, IsLineStart{input});
@@ -205,26 +213,25 @@ void write_line_starts(const std::uint8_t* input, std::uint32_t bytes, std::uint
 
 std::uint32_t line_keys(const std::uint8_t* input, const std::uint32_t* records,
                         std::uint32_t n_records, LineKey kind, std::uint32_t* starts,
-                        std::uint32_t* lengths, std::uint32_t* values, void* stream) {
+                        std::uint32_t* lengths, std::uint32_t* values, const Exec& exec) {
   if (n_records == 0) return 0;
-  const cudaStream_t st = as_stream(stream);
+  const cudaStream_t st = as_stream(exec);
   line_key_kernel<<<blocks(n_records), kBlock, 0, st>>>(input, records, n_records, kind, starts,
                                                         lengths, values);
   check(cudaGetLastError(), "line_keys");
   auto first = thrust::make_zip_iterator(thrust::make_tuple(starts, lengths, values));
-  auto last = thrust::remove_if(thrust::cuda::par.on(st), first, first + n_records, NoKey{});
+  auto last = thrust::remove_if(on_queue(exec), first, first + n_records, NoKey{});
   return static_cast<std::uint32_t>(last - first);
 }
 
 std::uint32_t count_links(const std::uint8_t* input, const std::uint32_t* records,
-                          std::uint32_t n_records, std::uint32_t* link_offsets, void* stream) {
+                          std::uint32_t n_records, std::uint32_t* link_offsets, const Exec& exec) {
   if (n_records == 0) return 0;
-  const cudaStream_t st = as_stream(stream);
+  const cudaStream_t st = as_stream(exec);
   count_links_kernel<<<blocks(std::uint64_t{n_records} + 1), kBlock, 0, st>>>(
       input, records, n_records, link_offsets);
   check(cudaGetLastError(), "count_links");
-  thrust::exclusive_scan(thrust::cuda::par.on(st), link_offsets, link_offsets + n_records + 1,
-                         link_offsets);
+  thrust::exclusive_scan(on_queue(exec), link_offsets, link_offsets + n_records + 1, link_offsets);
   std::uint32_t total = 0;
   check(
       cudaMemcpyAsync(&total, link_offsets + n_records, sizeof(total), cudaMemcpyDeviceToHost, st),
@@ -236,9 +243,9 @@ std::uint32_t count_links(const std::uint8_t* input, const std::uint32_t* record
 void write_links(const std::uint8_t* input, const std::uint32_t* records, std::uint32_t n_records,
                  const std::uint32_t* link_offsets, const std::uint32_t* page_starts,
                  std::uint32_t pages, std::uint32_t base, std::uint32_t* starts,
-                 std::uint32_t* lengths, std::uint32_t* values, void* stream) {
+                 std::uint32_t* lengths, std::uint32_t* values, const Exec& exec) {
   if (n_records == 0) return;
-  write_links_kernel<<<blocks(n_records), kBlock, 0, as_stream(stream)>>>(
+  write_links_kernel<<<blocks(n_records), kBlock, 0, as_stream(exec)>>>(
       input, records, n_records, link_offsets, page_starts, pages, base, starts, lengths, values);
   check(cudaGetLastError(), "write_links");
 }

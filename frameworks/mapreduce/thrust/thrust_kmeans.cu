@@ -82,17 +82,18 @@ struct Centroid {
 }  // namespace
 
 void nearest_centroids(const float* points, std::uint32_t n, std::uint32_t dims,
-                       const float* centroids, std::uint32_t k, const KmScratch& s, void* stream) {
+                       const float* centroids, std::uint32_t k, const KmScratch& s,
+                       const Exec& exec) {
   if (n == 0) return;
-  nearest_kernel<<<blocks(n), kBlock, 0, as_stream(stream)>>>(points, n, dims, centroids, k,
-                                                              s.clusters);
+  nearest_kernel<<<blocks(n), kBlock, 0, as_stream(exec)>>>(points, n, dims, centroids, k,
+                                                            s.clusters);
   check(cudaGetLastError(), "nearest_centroids");
 }
 
 std::uint32_t group_points(const float* points, std::uint32_t n, std::uint32_t dims,
-                           const KmScratch& s, void* stream) {
+                           const KmScratch& s, const Exec& exec) {
   if (n == 0) return 0;
-  const auto policy = thrust::cuda::par.on(as_stream(stream));
+  const auto policy = on_queue(exec);
   thrust::sequence(policy, s.order, s.order + n);
   thrust::sort_by_key(policy, s.clusters, s.clusters + n, s.order);
   auto sums = thrust::make_transform_iterator(s.order, PointSum{points, dims});
@@ -103,13 +104,13 @@ std::uint32_t group_points(const float* points, std::uint32_t n, std::uint32_t d
   return clusters;
 }
 
-std::uint64_t copy_out_centroids(std::uint32_t clusters, const KmScratch& s, void* stream,
+std::uint64_t copy_out_centroids(std::uint32_t clusters, const KmScratch& s, const Exec& exec,
                                  std::vector<std::uint32_t>& ids,
                                  std::vector<KmCentroidOut>& centroids) {
   ids.assign(clusters, 0);
   centroids.assign(clusters, KmCentroidOut{});
   if (clusters == 0) return 0;
-  const cudaStream_t st = as_stream(stream);
+  const cudaStream_t st = as_stream(exec);
   check(cudaMemcpyAsync(ids.data(), s.ids, ids.size() * sizeof(std::uint32_t),
                         cudaMemcpyDeviceToHost, st),
         "copy out cluster ids");

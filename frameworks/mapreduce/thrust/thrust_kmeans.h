@@ -2,11 +2,13 @@
 // of each point (one thread per point, the app's rule), thrust::sort_by_key on
 // the cluster ids, thrust::reduce_by_key summing the points in double, then
 // each cluster's centroid. The key is the cluster id itself: no hash, no
-// collision. Raw device pointers and a stream, as in thrust_group.h.
+// collision. Raw device pointers and an Exec (stream and temporary storage), as in thrust_group.h.
 #pragma once
 
 #include <cstdint>
 #include <vector>
+
+#include "frameworks/mapreduce/thrust/thrust_temp.h"
 
 namespace harness::thrustmr::cuda {
 
@@ -37,17 +39,18 @@ struct KmScratch {
 // i (points: n x dims floats), by squared Euclidean distance in double, ties
 // to the lower id.
 void nearest_centroids(const float* points, std::uint32_t n, std::uint32_t dims,
-                       const float* centroids, std::uint32_t k, const KmScratch& s, void* stream);
+                       const float* centroids, std::uint32_t k, const KmScratch& s,
+                       const Exec& exec);
 
 // Group and reduce: sort_by_key(clusters, order), reduce_by_key over the
 // clusters summing the points they index, then the centroids. Returns the
 // number of clusters that have points.
 std::uint32_t group_points(const float* points, std::uint32_t n, std::uint32_t dims,
-                           const KmScratch& s, void* stream);
+                           const KmScratch& s, const Exec& exec);
 
 // Copy out the ids and centroids of the `clusters` clusters that have points.
 // Returns the bytes copied to the host.
-std::uint64_t copy_out_centroids(std::uint32_t clusters, const KmScratch& s, void* stream,
+std::uint64_t copy_out_centroids(std::uint32_t clusters, const KmScratch& s, const Exec& exec,
                                  std::vector<std::uint32_t>& ids,
                                  std::vector<KmCentroidOut>& centroids);
 

@@ -79,7 +79,7 @@ static_assert(cuda::kKmMaxDims == KM_MAX_DIMS);
 class ThrustRuntime final : public mapreduce::Runtime {
  public:
   ThrustRuntime(backend::Device& device, Options options)
-      : device_(device), options_(options), pool_(device) {}
+      : device_(device), options_(options), pool_(device), temp_(options.temp_cache) {}
 
   std::string name() const override { return "thrust"; }
 
@@ -151,7 +151,8 @@ class ThrustRuntime final : public mapreduce::Runtime {
                                 std::uint32_t last, bool lines_on_device) {
     device_.make_current();
     auto& q = device_.queue();
-    void* stream = q.native_handle();
+    const cuda::Exec exec{q.native_handle(), &temp_};
+    const std::uint64_t allocations_before = temp_.device_allocations();
     mapreduce::RunResult result;
     Stopwatch total;
     // Records [first, last) are one byte range; no key spans a record end.
@@ -187,11 +188,10 @@ class ThrustRuntime final : public mapreduce::Runtime {
     }
     if (lines_on_device) {
       mapreduce::ScopedSpan span(q, "split");
-      records = cuda::count_lines(input, bytes, q.native_handle());
+      records = cuda::count_lines(input, bytes, exec);
       cuda::write_line_starts(
           input, bytes, records,
-          device_ptr<std::uint32_t>(pool_.get("records", (std::size_t{records} + 1) * 4)),
-          q.native_handle());
+          device_ptr<std::uint32_t>(pool_.get("records", (std::size_t{records} + 1) * 4)), exec);
       span.end();
     }
     const std::uint32_t* d_records =
@@ -211,14 +211,14 @@ class ThrustRuntime final : public mapreduce::Runtime {
         auto* s = device_ptr<std::uint32_t>(pool_.get("starts", capacity * 4));
         auto* l = device_ptr<std::uint32_t>(pool_.get("lengths", capacity * 4));
         hashes = device_ptr<std::uint64_t>(pool_.get("hashes", capacity * 8));
-        keys.count = cuda::find_words(input, bytes, s, l, stream);
+        keys.count = cuda::find_words(input, bytes, options_.hash_bits, s, l, hashes, exec);
         keys.starts = s;
         keys.lengths = l;
       } else if (rule == Rule::links) {
         auto* link_offsets =
             device_ptr<std::uint32_t>(pool_.get("link_offsets", (std::size_t{records} + 1) * 4));
         const std::uint32_t links =
-            cuda::count_links(input, d_records, records, link_offsets, stream);
+            cuda::count_links(input, d_records, records, link_offsets, exec);
         const std::size_t capacity = std::size_t{links} + 1;
         auto* s = device_ptr<std::uint32_t>(pool_.get("starts", capacity * 4));
         auto* l = device_ptr<std::uint32_t>(pool_.get("lengths", capacity * 4));
@@ -227,7 +227,7 @@ class ThrustRuntime final : public mapreduce::Runtime {
         const auto pages = static_cast<std::uint32_t>(in.side.size() / 4);
         cuda::write_links(input, d_records, records, link_offsets,
                           device_ptr<const std::uint32_t>(pool_.get("pages", in.side.size())),
-                          pages, begin, s, l, values, stream);
+                          pages, begin, s, l, values, exec);
         keys.count = links;
         keys.starts = s;
         keys.lengths = l;
@@ -240,11 +240,11 @@ class ThrustRuntime final : public mapreduce::Runtime {
         const cuda::LineKey kind = rule == Rule::entries ? cuda::LineKey::entry
                                    : rule == Rule::urls  ? cuda::LineKey::url
                                                          : cuda::LineKey::ranked;
-        keys.count = cuda::line_keys(input, d_records, records, kind, s, l, values, stream);
+        keys.count = cuda::line_keys(input, d_records, records, kind, s, l, values, exec);
         keys.starts = s;
         keys.lengths = l;
       }
-      cuda::hash_keys(keys, options_.hash_bits, hashes, stream);
+      if (!words) cuda::hash_keys(keys, options_.hash_bits, hashes, exec);
       span.end();
     }
     const std::uint32_t n = keys.count;
@@ -264,7 +264,7 @@ class ThrustRuntime final : public mapreduce::Runtime {
     cuda::Groups groups;
     {
       mapreduce::ScopedSpan span(q, "group");
-      groups = cuda::group_keys(keys, s, options_.verify_keys, stream);
+      groups = cuda::group_keys(keys, s, options_.verify_keys, exec);
       span.end();
     }
     // Host vectors whose size is known here are first touched before the
@@ -278,10 +278,10 @@ class ThrustRuntime final : public mapreduce::Runtime {
     std::uint64_t copied_out = 0;
     {
       mapreduce::ScopedSpan span(q, "copy_out");
-      copied_out = cuda::copy_out_groups(keys, groups.distinct, s, stream, out);
+      copied_out = cuda::copy_out_groups(keys, groups.distinct, s, exec, out);
       if (pairs) {
         auto* sorted = device_ptr<std::uint32_t>(pool_.get("sorted_values", slots * 4));
-        copied_out += cuda::copy_out_values(keys, values, s, sorted, stream, sorted_values);
+        copied_out += cuda::copy_out_values(keys, values, s, sorted, exec, sorted_values);
       }
       span.end();
     }
@@ -335,6 +335,8 @@ class ThrustRuntime final : public mapreduce::Runtime {
       result.measurement.counters["hash_collisions"] = static_cast<double>(groups.collisions);
     result.measurement.counters["keys_verified"] = options_.verify_keys ? 1 : 0;
     result.measurement.counters["hash_bits"] = options_.hash_bits;
+    result.measurement.counters["temp_allocations"] =
+        static_cast<double>(temp_.device_allocations() - allocations_before);
     return result;
   }
 
@@ -344,7 +346,8 @@ class ThrustRuntime final : public mapreduce::Runtime {
                                   std::uint32_t first, std::uint32_t last) {
     device_.make_current();
     auto& q = device_.queue();
-    void* stream = q.native_handle();
+    const cuda::Exec exec{q.native_handle(), &temp_};
+    const std::uint64_t allocations_before = temp_.device_allocations();
     mapreduce::RunResult result;
     Stopwatch total;
     // Records are points, contiguous: n x dims float32.
@@ -383,13 +386,13 @@ class ThrustRuntime final : public mapreduce::Runtime {
         pool_.get("centroids", slots * sizeof(cuda::KmCentroidOut)));
     {
       mapreduce::ScopedSpan span(q, "map");
-      cuda::nearest_centroids(points, n, dims, centroids, k, s, stream);
+      cuda::nearest_centroids(points, n, dims, centroids, k, s, exec);
       span.end();
     }
     std::uint32_t clusters = 0;
     {
       mapreduce::ScopedSpan span(q, "group");
-      clusters = cuda::group_points(points, n, dims, s, stream);
+      clusters = cuda::group_points(points, n, dims, s, exec);
       span.end();
     }
     std::vector<std::uint32_t> ids;
@@ -397,7 +400,7 @@ class ThrustRuntime final : public mapreduce::Runtime {
     std::uint64_t copied_out = 0;
     {
       mapreduce::ScopedSpan span(q, "copy_out");
-      copied_out = cuda::copy_out_centroids(clusters, s, stream, ids, out);
+      copied_out = cuda::copy_out_centroids(clusters, s, exec, ids, out);
       span.end();
     }
     result.measurement.total_ms = total.elapsed_ms();
@@ -431,12 +434,15 @@ class ThrustRuntime final : public mapreduce::Runtime {
         .writes(level::d2h, copied_out, "copy_out", "d2h_pageable");
     result.measurement.counters["points"] = n;
     result.measurement.counters["clusters"] = clusters;
+    result.measurement.counters["temp_allocations"] =
+        static_cast<double>(temp_.device_allocations() - allocations_before);
     return result;
   }
 
   backend::Device& device_;
   Options options_;
   blocks::BufferPool pool_;
+  cuda::TempCache temp_;  // thrust's temporary storage, kept from call to call (temp_cache)
 };
 
 #endif  // HARNESS_HAVE_CUDA
@@ -449,7 +455,10 @@ ParamDecls params() {
           bool_param("verify_keys", false,
                      "compare the bytes of keys with equal hashes and split collisions (off: "
                      "trust the hash, as a plain thrust program does; validation still checks "
-                     "the output)")};
+                     "the output)"),
+          bool_param("temp_cache", true,
+                     "keep thrust's temporary blocks from call to call, as a cached allocator "
+                     "does (off: cudaMalloc and cudaFree on every call, thrust's default)")};
 }
 
 Options options_from(const Params& p) {
@@ -457,6 +466,7 @@ Options options_from(const Params& p) {
   Options o;
   o.hash_bits = param_u32(r, "hash_bits");
   o.verify_keys = param_bool(r, "verify_keys");
+  o.temp_cache = param_bool(r, "temp_cache");
   return o;
 }
 

@@ -15,6 +15,9 @@ struct Options {
   // Compare the bytes of keys with equal hashes, splitting collisions (the
   // exact group-by); off trusts the hash, as a plain thrust program does.
   bool verify_keys = false;
+  // Keep thrust's temporary blocks from call to call (thrust_temp.h); off:
+  // cudaMalloc and cudaFree on every call, thrust's default.
+  bool temp_cache = true;
 };
 
 ParamDecls params();

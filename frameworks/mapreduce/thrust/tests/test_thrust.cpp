@@ -116,6 +116,35 @@ TEST_P(ThrustTest, UnverifiedKeysTrustTheHash) {
   EXPECT_EQ(r.measurement.counters.at("keys_verified"), 0);
 }
 
+// The cache of thrust's temporary blocks (temp_cache, on by default): the
+// first run allocates them, a second run of the same size reuses every one,
+// and the output is the reference's either way; without the cache every run
+// allocates again, as thrust's default does.
+TEST_P(ThrustTest, TemporaryBlocksAreKeptFromRunToRun) {
+  const std::string text = generated("text-zipf", 300000, 7);
+  const apps::MapReduceApp& app = apps::wordcount_app();
+  const apps::KeyValueList expected = reference_output(app, text);
+  for (const bool keep : {true, false}) {
+    SCOPED_TRACE(keep ? "temp_cache=1" : "temp_cache=0");
+    thrustmr::Options o;
+    o.temp_cache = keep;
+    auto runtime = thrustmr::make_runtime(*device_, o);
+    runtime->prepare(app);
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(text.data());
+    const mapreduce::RunResult first = runtime->run(app, bytes, text.size());
+    const mapreduce::RunResult second = runtime->run(app, bytes, text.size());
+    EXPECT_EQ(first.output, expected);
+    EXPECT_EQ(second.output, expected);
+    EXPECT_GT(first.measurement.counters.at("temp_allocations"), 0);
+    if (keep) {
+      EXPECT_EQ(second.measurement.counters.at("temp_allocations"), 0);
+    } else {
+      EXPECT_EQ(second.measurement.counters.at("temp_allocations"),
+                first.measurement.counters.at("temp_allocations"));
+    }
+  }
+}
+
 TEST_P(ThrustTest, PhasesAndRecordRanges) {
   const std::string text = "one two\nthree one\nTwo two\n";
   mapreduce::RunResult r = run_text(text, {});
@@ -321,6 +350,11 @@ TEST(ThrustKnobs, HashBitsMustBeOneToSixtyFour) {
   EXPECT_FALSE(thrustmr::options_from({}).verify_keys);
   EXPECT_TRUE(thrustmr::options_from({{"verify_keys", "1"}}).verify_keys);
   EXPECT_THROW(thrustmr::options_from({{"verify_keys", "maybe"}}), UsageError);
+}
+
+TEST(ThrustKnobs, TempCacheIsOnByDefault) {
+  EXPECT_TRUE(thrustmr::options_from({}).temp_cache);
+  EXPECT_FALSE(thrustmr::options_from({{"temp_cache", "0"}}).temp_cache);
 }
 
 // The apps registered for thrust/default are exactly those all of whose jobs it runs.
