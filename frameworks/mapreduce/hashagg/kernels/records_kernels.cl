@@ -25,6 +25,17 @@
  * never ran that loop's body, or compiled the kernel to `unreachable`. */
 #define HA_SLOT_STEPS (HA_SLOTS / 32u)
 #define HA_NO_SLOT 0xffffffffu
+/* Work-items folding each used slot's staged pairs in a round: as many as
+ * share the work-group evenly, at most 16 (a fold then walks a sixteenth of
+ * the stage and its owner folds 16 partials), and no more partials than the
+ * stage holds (they are written over it); 1 or 0: one owner a slot. */
+DEVICE_FN u32 ha_fold_helpers(u32 used, u32 local_size) {
+  if (used == 0u) return 0u;
+  const u32 room = local_size < HA_PAIR_STAGE ? local_size : HA_PAIR_STAGE;
+  const u32 even = room / used;
+  return even < 16u ? even : 16u;
+}
+
 /* hashagg_map_pairs: a combine table for apps with a combiner, their keys as
  * entries. From the kernel's arguments wherever it is used: as a private
  * variable kept across barriers, PoCL 3.1 read it as 0 in some regions. */
@@ -123,6 +134,7 @@ KERNEL hashagg_map_pairs(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u
   LOCAL_ARRAY(u32, slot_entry, HA_SLOTS); /* entry + 1; 0: free */
   LOCAL_ARRAY(u32, slot_count, HA_SLOTS); /* values folded */
   LOCAL_ARRAY(APP_VAL_T, slot_val, HA_SLOTS);
+  LOCAL_ARRAY(u32, slot_list, HA_SLOTS); /* the used slots, in the order they were claimed */
   for (u32 j = 0; j < HA_SLOT_STEPS; ++j) {
     const u32 s = LOCAL_ID + j * LOCAL_SIZE;
     if (s >= HA_SLOTS) break;
@@ -160,7 +172,7 @@ KERNEL hashagg_map_pairs(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u
         if (held == 0u) {
           held = ATOMIC_CAS_U32(slot_entry + s, 0u, e + 1u);
           if (held == 0u) {
-            ATOMIC_INC_U32(shared + 3);
+            slot_list[ATOMIC_INC_U32(shared + 3)] = s;
             slot = s;
             break;
           }
@@ -185,9 +197,51 @@ KERNEL hashagg_map_pairs(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u
       shared[1] = key_at;
     }
     BARRIER_LOCAL();
-    /* (2) combine: each slot's owner folds the round's pairs of its slot, in
-     * stage order; else the staged pairs and key bytes written out */
-    for (u32 j = 0; j < HA_SLOT_STEPS && HA_COMBINING; ++j) {
+    /* (2) combine: the round's pairs folded into their slots; else the
+     * staged pairs and key bytes written out */
+    const u32 helpers = HA_COMBINING ? ha_fold_helpers(shared[3], LOCAL_SIZE) : 0u;
+    /* Few slots used (k-means: 8 clusters): each slot's pairs are folded by
+     * `helpers` work-items, each taking every helpers-th staged pair, then
+     * the slot's first helper folds their partial sums; one owner walking
+     * all the staged pairs kept the rest of the work-group at the barrier
+     * (Nsight Compute on an H100: 10 of 18 cycles a warp instruction
+     * stalled there). The barriers are outside the branches: PoCL 3.1 ran
+     * off the end of a work-group whose barriers sat in a branch taken by
+     * all its work-items. */
+    const u32 u = helpers > 1u ? LOCAL_ID / helpers : 0u;
+    const u32 h = helpers > 1u ? LOCAL_ID % helpers : 0u;
+    const u32 fold_slot = helpers > 1u && u < shared[3] ? slot_list[u] : HA_NO_SLOT;
+    u32 n = 0u;
+    APP_VAL_T acc = stage_val[0]; /* replaced by the first pair folded */
+    for (u32 k = h; k < staged && fold_slot != HA_NO_SLOT; k += helpers) {
+      if (stage_len[k] != fold_slot) continue;
+#if APP_HAS_COMBINE
+      acc = n == 0u ? stage_val[k] : app_combine(acc, stage_val[k]);
+#endif
+      ++n;
+    }
+    BARRIER_LOCAL(); /* the stage is read: its first entries hold the partials */
+    if (fold_slot != HA_NO_SLOT) { /* LOCAL_ID < used * helpers <= HA_PAIR_STAGE */
+      stage_key[LOCAL_ID] = n;
+      if (n != 0u) stage_val[LOCAL_ID] = acc;
+    }
+    BARRIER_LOCAL();
+    if (h == 0u && fold_slot != HA_NO_SLOT) {
+      u32 total = slot_count[fold_slot];
+      APP_VAL_T sum = slot_val[fold_slot];
+      for (u32 i = LOCAL_ID; i < LOCAL_ID + helpers; ++i) {
+        if (stage_key[i] == 0u) continue;
+#if APP_HAS_COMBINE
+        sum = total == 0u ? stage_val[i] : app_combine(sum, stage_val[i]);
+#endif
+        total += stage_key[i];
+      }
+      slot_val[fold_slot] = sum;
+      slot_count[fold_slot] = total;
+    }
+    /* Many slots used: each slot's owner folds the round's pairs of its
+     * slot, in stage order. */
+    for (u32 j = 0; j < HA_SLOT_STEPS && HA_COMBINING && helpers <= 1u; ++j) {
       const u32 s = LOCAL_ID + j * LOCAL_SIZE;
       if (s >= HA_SLOTS) break;
       if (slot_entry[s] == 0u) continue;

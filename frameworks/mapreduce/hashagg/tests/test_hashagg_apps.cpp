@@ -181,7 +181,9 @@ TEST_P(HashAggRecords, KMeansCombineTable) {
   std::vector<float> spread;
   for (int i = 0; i < 4000 * 2; ++i) spread.push_back(static_cast<float>((i * 7919) % 1000));
   const std::string points = npy({4000, 2}, spread);
-  for (const char* k : {"1", "64"}) {
+  // k = 1 and 8: a few used slots, each folded by 16 work-items; k = 64: every
+  // slot used, 4 work-items a slot (256-work-item groups).
+  for (const char* k : {"1", "8", "64"}) {
     for (const bool local : {true, false}) {
       hashagg::Options o = resident();
       o.local = local;
