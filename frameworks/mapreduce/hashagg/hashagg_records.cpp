@@ -203,7 +203,7 @@ class RecordsRuntime final : public mapreduce::Runtime {
             input, pieces,
             [&](backend::Queue& lane, Buffer& piece, std::size_t i) {
               launch_map(lane, piece, d_offsets, chunks[i], in.offsets[chunks[i].first], d_side,
-                         side_size);
+                         side_size, /*defers=*/false);
             },
             "map");
         copy_busy_ms = busy.copy_ms;
@@ -211,7 +211,8 @@ class RecordsRuntime final : public mapreduce::Runtime {
         pipeline_ms = pipe.elapsed_ms();
       } else {
         mapreduce::ScopedSpan span(q, "map");
-        launch_map(q, d_input, d_offsets, Chunk{0, records}, 0, d_side, side_size);
+        launch_map(q, d_input, d_offsets, Chunk{0, records}, 0, d_side, side_size,
+                   /*defers=*/true);
         span.end();
       }
       used = table_.usage();
@@ -382,6 +383,7 @@ class RecordsRuntime final : public mapreduce::Runtime {
     c["threads"] = static_cast<double>(options_.groups) * options_.group_size;
     c["intermediate_pairs"] = pairs;
     c["direct_pairs"] = counters[HA_PAIRS_COUNTER_DIRECT];
+    c["long_records"] = counters[HA_PAIRS_COUNTER_DEFERRED];  // past long_record bytes
     c["table_slots"] = keyed ? table_.capacity().slots : 0;
     c["table_entries"] = keyed ? used.entries : 0;
     if (design_ == Design::grouped) c["named_entries"] = entries;  // those the pairs name
@@ -427,8 +429,9 @@ class RecordsRuntime final : public mapreduce::Runtime {
 
   // Map over records chunk.first .. chunk.last, whose bytes start at `base`
   // of the input (0 resident) and lie in `input` from its start.
+  // `defers`: long records may be mapped in a second pass (resident runs).
   void launch_map(backend::Queue& q, Buffer& input, Buffer& offsets, Chunk chunk,
-                  std::uint32_t base, Buffer& side, std::uint32_t side_size) {
+                  std::uint32_t base, Buffer& side, std::uint32_t side_size, bool defers) {
     const std::uint32_t records = chunk.last - chunk.first;
     if (records == 0) return;
     const std::uint32_t groups = std::min<std::uint32_t>(
@@ -443,11 +446,21 @@ class RecordsRuntime final : public mapreduce::Runtime {
     }
     const std::uint32_t mode = design_ == Design::pairs ? HA_PAIRS_BYTES : HA_PAIRS_ENTRY;
     const std::uint32_t combine = options_.local && prepared_->has_reduce() ? 1u : 0u;
-    q.launch(kernels_.map_pairs, shape, input, offsets, chunk.first, records, base, side, side_size,
-             mode, combine, table_.slots(), table_.slot_mask(), options_.hash_mask,
-             table_.entries(), c.entries, table_.keys(), c.key_bytes, table_.counters(),
-             pair_counters(), pair_capacity_, key_capacity_, out_key(), out_len(),
-             out_val(prepared_->value_size()), out_bytes());
+    // Resident: long records listed in the first pass and mapped in a second
+    // (both in order on `q`; the second reads how many from the counters).
+    // Streamed chunks map concurrently on their lanes and share the counters,
+    // so they map every record in one pass.
+    const std::uint32_t long_record = defers ? options_.long_record : 0u;
+    const std::uint32_t deferred_capacity = long_record != 0 ? std::max(records / 8, 1024u) : 1u;
+    Buffer& deferred = pool_.get("pairs.deferred", std::size_t{deferred_capacity} * 4);
+    for (std::uint32_t pass = 0; pass < (long_record != 0 ? 2u : 1u); ++pass) {
+      q.launch(kernels_.map_pairs, shape, input, offsets, chunk.first, records, base, side,
+               side_size, mode, combine, table_.slots(), table_.slot_mask(), options_.hash_mask,
+               table_.entries(), c.entries, table_.keys(), c.key_bytes, table_.counters(),
+               pair_counters(), pair_capacity_, key_capacity_, out_key(), out_len(),
+               out_val(prepared_->value_size()), out_bytes(), long_record, deferred,
+               deferred_capacity, pass);
+    }
   }
 
   // True when the table and the pair buffers held the map's output; else

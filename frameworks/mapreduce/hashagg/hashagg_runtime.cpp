@@ -374,6 +374,9 @@ ParamDecls params() {
       unsigned_param("segment", 16, 1, 65536, "bytes of input per work-item and tile"),
       bool_param("local", true, "pre-aggregate short keys in local memory"),
       bool_param("runs", true, "apps whose keys are separator runs: find them data-parallel"),
+      unsigned_param("long_record", 256, 0, UINT32_MAX,
+                     "records path, resident: records longer than this many bytes are mapped in "
+                     "a second pass, not in the rounds of the short ones (0: never)"),
       unsigned_param("hash_mask", 0xffffffffu, 0, UINT32_MAX,
                      "global table's hash bits (tests: few, to collide)"),
   };
@@ -390,6 +393,7 @@ Options options_from(const Params& p) {
   o.segment = param_u32(p, "segment");
   o.local = param_bool(p, "local");
   o.runs = param_bool(p, "runs");
+  o.long_record = param_u32(p, "long_record");
   o.hash_mask = param_u32(p, "hash_mask");
   return o;
 }

@@ -21,6 +21,9 @@ struct Options {
   std::uint32_t segment = 16;      // bytes of input per work-item and tile
   bool local = true;               // pre-aggregate short keys in local memory
   bool runs = true;  // apps whose keys are separator runs: find them data-parallel, not app_map
+  // Records path, resident: records longer than this many bytes are listed
+  // and mapped in a second pass (a round waits for its longest record); 0: never.
+  std::uint32_t long_record = 256;
   std::uint32_t hash_mask = 0xffffffffu;  // global table's hash bits (tests: few, to collide)
 };
 

@@ -121,6 +121,39 @@ TEST_P(HashAggRecords, ResidentLinesAreFoundOnTheDevice) {
   }
 }
 
+// Records longer than long_record bytes are mapped in a second pass (resident
+// runs): html with lines of several kilobytes among short ones, and page view
+// logs (their jobs combine and group), give the reference's output with the
+// second pass, without it, and with every record long (more than the list
+// holds: the rest are mapped at once).
+TEST_P(HashAggRecords, LongRecordsAreMappedInASecondPass) {
+  std::string html = generated("html-zipf", 120000, 9);
+  const std::string anchor = "<a href=\"long.html\">x</a> ";
+  std::string long_line;
+  while (long_line.size() < 3000) long_line += anchor;
+  html = html.substr(0, 20000) + long_line + "\n" + html.substr(20000) + long_line;
+  const std::string log = generated("weblog", 60000, 4);
+  for (const std::uint32_t threshold : {256u, 0u, 1u}) {
+    SCOPED_TRACE("long_record=" + std::to_string(threshold));
+    hashagg::Options o = resident();
+    o.long_record = threshold;
+    auto runtime = hashagg::make_runtime(*device_, o);
+    const mapreduce::RunResult ii = run_job(*runtime, apps::invertedindex_app(), html);
+    const double long_records = ii.measurement.counters.at("long_records");
+    if (threshold == 0) {
+      EXPECT_EQ(long_records, 0.0);
+    } else if (threshold == 256) {
+      EXPECT_GE(long_records, 2.0);  // the two long lines, and any long line of the page
+      EXPECT_LT(long_records, 100.0);
+    } else {
+      EXPECT_GT(long_records, 1024.0);  // every record: more than the list's 1024
+    }
+    run_job(*runtime, apps::pvc_dedup_job(), log);
+    run_job(*runtime, apps::kmeans_app(), npy({3000, 2}, std::vector<float>(6000, 1.5f)),
+            {{"k", "4"}});
+  }
+}
+
 // Records of one size (k-means' points, MapReduceApp::record_stride) take no
 // host split either: their offsets are written on the device (phase `split`,
 // counter `device_strided`), in both variants, for points of 1, 3 and 8
