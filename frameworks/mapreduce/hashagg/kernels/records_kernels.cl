@@ -118,7 +118,8 @@ KERNEL hashagg_map_records_add(GLOBAL const uchar* input, GLOBAL const u32* rec_
  * Records longer than `long_record` bytes (0: none) are not mapped in the
  * first pass (deferred_pass 0) but listed in `deferred` (a record that finds
  * the list full is mapped at once), and a second launch (deferred_pass 1)
- * maps the listed ones, as many as the counter says: a round lasts as long
+ * maps the listed ones, one a work-group and round, as many as the counter
+ * says: a round lasts as long
  * as its longest record, so one html line of kilobytes among lines of 55
  * bytes held its whole work-group at the barrier (inverted index on an H100:
  * 3.1 of 32 threads active a warp instruction, 7 of 21 cycles stalled at the
@@ -164,11 +165,17 @@ KERNEL hashagg_map_pairs(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u
   const u32 n_records = deferred_pass == 0u           ? records
                         : listed < deferred_capacity ? listed
                                                      : deferred_capacity;
-  const u32 per_round = NUM_GROUPS * LOCAL_SIZE;
+  /* The second pass maps one record a work-group and round (its first
+   * work-item): a long record's pairs then fit the stage, where 256 of them
+   * (html lines of 4 KB and 25 links) overflowed it into a pair-at-a-time
+   * reservation each, contended on the same counters (the second pass took
+   * 12.8 ms for 644 lines on an H100). */
+  const u32 per_round = deferred_pass != 0u ? NUM_GROUPS : NUM_GROUPS * LOCAL_SIZE;
   const u32 rounds = n_records / per_round + (n_records % per_round != 0u ? 1u : 0u);
   for (u32 round = 0; round < rounds; ++round) {
-    const u32 r = (round * NUM_GROUPS + GROUP_ID) * LOCAL_SIZE + LOCAL_ID;
-    if (r < n_records) {
+    const u32 r = deferred_pass != 0u ? round * NUM_GROUPS + GROUP_ID
+                                      : (round * NUM_GROUPS + GROUP_ID) * LOCAL_SIZE + LOCAL_ID;
+    if (r < n_records && (deferred_pass == 0u || LOCAL_ID == 0u)) {
       const u32 rec = deferred_pass != 0u ? deferred[r] : r;
       const u32 begin = rec_off[first + rec] - base, end = rec_off[first + rec + 1u] - base;
       u32 later = 0u;
