@@ -167,10 +167,13 @@ Groups group_keys(const Keys& keys, const GroupScratch& s, bool verify, const Ex
 
 std::uint64_t copy_out_groups(const Keys& keys, std::uint32_t distinct, const GroupScratch& s,
                               const Exec& exec, HostGroups& out) {
-  out.offsets.assign(std::size_t{distinct} + 1, 0);
-  out.counts.assign(distinct, 0);
-  out.bytes.clear();
-  if (distinct == 0) return 0;
+  // Sized, not filled: the copies below overwrite every entry.
+  out.offsets.resize(std::size_t{distinct} + 1);
+  out.counts.resize(distinct);
+  if (distinct == 0) {
+    out.offsets[0] = 0;
+    return 0;
+  }
   const cudaStream_t st = as_stream(exec);
   const auto policy = on_queue(exec);
   const KeyView k = view(keys);
@@ -190,7 +193,7 @@ std::uint64_t copy_out_groups(const Keys& keys, std::uint32_t distinct, const Gr
     throw std::runtime_error("thrust: the distinct keys' " + std::to_string(bytes) +
                              " bytes exceed their buffer of " + std::to_string(s.key_capacity));
   }
-  out.bytes.resize(bytes);
+  if (out.bytes.size() < bytes) out.bytes.resize(bytes);  // never shrunk: see HostGroups
   if (bytes > 0) {
     gather_keys<<<blocks(distinct), kBlock, 0, st>>>(k, s.group_first, s.offsets, distinct,
                                                      s.key_bytes);
@@ -205,7 +208,7 @@ std::uint64_t copy_out_groups(const Keys& keys, std::uint32_t distinct, const Gr
 std::uint64_t copy_out_values(const Keys& keys, const std::uint32_t* values, const GroupScratch& s,
                               std::uint32_t* sorted, const Exec& exec,
                               std::vector<std::uint32_t>& out) {
-  out.assign(keys.count, 0);
+  out.resize(keys.count);  // the copy below overwrites every entry
   if (keys.count == 0) return 0;
   const cudaStream_t st = as_stream(exec);
   thrust::gather(on_queue(exec), s.order, s.order + keys.count, values, sorted);

@@ -63,7 +63,9 @@ struct Groups {
 Groups group_keys(const Keys& keys, const GroupScratch& s, bool verify, const Exec& exec);
 
 // The distinct keys on the host: key g is bytes[offsets[g], offsets[g + 1])
-// (folded), with counts[g] keys.
+// (folded), with counts[g] keys. `bytes` may be longer than offsets.back():
+// a caller keeps one HostGroups from run to run and its bytes are never
+// shrunk (nor filled again where they already reach).
 struct HostGroups {
   std::vector<std::uint8_t> bytes;
   std::vector<std::uint32_t> offsets;
