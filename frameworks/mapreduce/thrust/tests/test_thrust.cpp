@@ -145,6 +145,26 @@ TEST_P(ThrustTest, TemporaryBlocksAreKeptFromRunToRun) {
   }
 }
 
+// One runtime keeps its host vectors from run to run (never shrunk): a
+// large input, then a smaller one and the large one again each
+// give the reference's output, for word count and for page view dedup.
+TEST_P(ThrustTest, HostVectorsKeptFromRunToRunGiveEachRunsOutput) {
+  for (const apps::MapReduceApp* app : {&apps::wordcount_app(), &apps::pvc_dedup_job()}) {
+    SCOPED_TRACE(app->name());
+    const std::string large =
+        generated(app == &apps::wordcount_app() ? "text-zipf" : "weblog", 200000, 11);
+    const std::string small = large.substr(0, large.find('\n', 5000) + 1);
+    auto runtime = thrustmr::make_runtime(*device_, {});
+    runtime->prepare(*app);
+    for (const std::string* text : {&large, &small, &large}) {
+      const mapreduce::RunResult r =
+          runtime->run(*app, reinterpret_cast<const std::uint8_t*>(text->data()), text->size());
+      EXPECT_EQ(apps::compare_outputs(*app, reference_output(*app, *text), r.output), "")
+          << text->size() << " bytes";
+    }
+  }
+}
+
 TEST_P(ThrustTest, PhasesAndRecordRanges) {
   const std::string text = "one two\nthree one\nTwo two\n";
   mapreduce::RunResult r = run_text(text, {});
