@@ -119,12 +119,11 @@ KERNEL hashagg_map_records_add(GLOBAL const uchar* input, GLOBAL const u32* rec_
  * first pass (deferred_pass 0) but listed in `deferred` (a record that finds
  * the list full is mapped at once), and a second launch (deferred_pass 1)
  * maps the listed ones, one a work-group and round, as many as the counter
- * says: a round lasts as long
- * as its longest record, so one html line of kilobytes among lines of 55
- * bytes held its whole work-group at the barrier (inverted index on an H100:
- * 3.1 of 32 threads active a warp instruction, 7 of 21 cycles stalled at the
- * barrier). Nothing is written past the capacities; the counters tell the
- * host the sizes to map again with. */
+ * says: a round lasts as long as its longest record, so one html line of
+ * kilobytes among lines of 55 bytes held its whole work-group at the barrier
+ * (inverted index on an H100: 3.1 of 32 threads active a warp instruction, 7
+ * of 21 cycles stalled at the barrier). Nothing is written past the
+ * capacities; the counters tell the host the sizes to map again with. */
 KERNEL hashagg_map_pairs(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u32 first,
                          u32 records, u32 base, GLOBAL const uchar* side, u32 side_size, u32 mode,
                          u32 combine, GLOBAL u32* slots, u32 slot_mask, u32 hash_mask,
@@ -160,8 +159,8 @@ KERNEL hashagg_map_pairs(GLOBAL const uchar* input, GLOBAL const u32* rec_off, u
   BARRIER_LOCAL();
 
   /* The second pass maps the records the first one listed (their number
-   * from the counter the first pass left). */
-  const u32 listed = counters[HA_PAIRS_COUNTER_DEFERRED];
+   * from the counter the first pass left; the first pass counts on it). */
+  const u32 listed = deferred_pass != 0u ? counters[HA_PAIRS_COUNTER_DEFERRED] : 0u;
   const u32 n_records = deferred_pass == 0u           ? records
                         : listed < deferred_capacity ? listed
                                                      : deferred_capacity;
