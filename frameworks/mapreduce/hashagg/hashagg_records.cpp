@@ -58,12 +58,12 @@ using backend::LaunchShape;
 constexpr std::uint32_t kGroup = 256;  // work-items of the one-per-item kernels
 
 struct Kernels {
-  backend::Kernel map_add, map_pairs, iota, bounds, reduce_pairs, gather, reduce_add;
+  backend::Kernel map_add, map_pairs, iota, bounds, combine_pairs, reduce_pairs, gather, reduce_add;
   static Kernels look_up(backend::Program& p) {
     return {p.kernel("hashagg_map_records_add"), p.kernel("hashagg_map_pairs"),
             p.kernel("hashagg_pairs_iota"),      p.kernel("hashagg_pairs_bounds"),
-            p.kernel("hashagg_pairs_reduce"),    p.kernel("hashagg_pairs_gather"),
-            p.kernel("hashagg_reduce")};
+            p.kernel("hashagg_pairs_combine"),   p.kernel("hashagg_pairs_reduce"),
+            p.kernel("hashagg_pairs_gather"),    p.kernel("hashagg_reduce")};
   }
 };
 
@@ -261,12 +261,21 @@ class RecordsRuntime final : public mapreduce::Runtime {
     Buffer& d_out = pool_.get("out.vals", std::size_t{entries} * out_size);
     Buffer& d_count = pool_.get("out.count", std::size_t{entries} * 4);
     Buffer& sorted_vals = pool_.get("pairs.sorted_vals", reduces ? 1 : std::size_t{pairs} * vsize);
+    std::uint32_t entries_folded = 0;
     if (reduces) {
       mapreduce::ScopedSpan span(q, "reduce");
       if (entries > 0 && design_ == Design::add) {
         q.launch(kernels_.reduce_add, LaunchShape::cover(entries, kGroup), table_.entries(),
                  entries, table_.keys(), sums(), d_side, side_size, d_out, d_count);
       } else if (entries > 0) {
+        // Many pairs an entry (k-means): each entry's values folded by a
+        // work-group first (apps with a combiner; the kernel leaves the others).
+        if (pairs >= std::uint64_t{HA_FOLD_PAIRS_PER_ENTRY} * entries) {
+          entries_folded = entries;
+          q.launch(kernels_.combine_pairs,
+                   LaunchShape{std::min<std::uint32_t>(entries, 1024), HA_FOLD_GROUP}, *begin, *end,
+                   order, out_val(vsize), entries);
+        }
         q.launch(kernels_.reduce_pairs, LaunchShape::cover(entries, kGroup), *entry_table, entries,
                  table_.keys(), *begin, *end, order, out_val(vsize), d_side, side_size, d_out,
                  d_count);
@@ -384,6 +393,7 @@ class RecordsRuntime final : public mapreduce::Runtime {
     c["intermediate_pairs"] = pairs;
     c["direct_pairs"] = counters[HA_PAIRS_COUNTER_DIRECT];
     c["long_records"] = counters[HA_PAIRS_COUNTER_DEFERRED];  // past long_record bytes
+    c["entries_folded"] = entries_folded;                     // by a work-group each before reduce
     c["table_slots"] = keyed ? table_.capacity().slots : 0;
     c["table_entries"] = keyed ? used.entries : 0;
     if (design_ == Design::grouped) c["named_entries"] = entries;  // those the pairs name

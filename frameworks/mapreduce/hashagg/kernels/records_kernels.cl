@@ -362,6 +362,56 @@ KERNEL hashagg_pairs_bounds(GLOBAL const u32* sorted, u32 n, GLOBAL u32* begin, 
 /* Reduce: one work-item per entry, app_reduce over its pairs' values;
  * out_count[e] = outputs emitted (0 for entries without pairs; the host
  * fails a run where one emitted more than one). */
+/* Before reduce, for apps with a combiner when entries have many pairs each
+ * (the host launches it then; k-means: 8 entries of 528 pairs): work-group g
+ * takes entries g, g + groups, ..., folds each one's values with app_combine
+ * (every LOCAL_SIZE-th value a work-item, then a tree in local memory) and
+ * leaves one value, the fold, at its first pair: end = begin + 1.
+ * hashagg_pairs_reduce then reads one value where one work-item walked all of
+ * an entry's values in a chain (k-means' reduce: 0.18 ms on an H100).
+ * Launched with HA_FOLD_GROUP work-items a work-group (pairs_types.clh). */
+KERNEL hashagg_pairs_combine(GLOBAL const u32* begin, GLOBAL u32* end, GLOBAL const u32* order,
+                             GLOBAL APP_VAL_T* vals, u32 num_entries) {
+#if !HA_HASH_AGG && APP_HAS_COMBINE
+  LOCAL_ARRAY(APP_VAL_T, part, HA_FOLD_GROUP);
+  LOCAL_ARRAY(u32, part_count, HA_FOLD_GROUP);
+  for (u32 e = GROUP_ID; e < num_entries; e += NUM_GROUPS) {
+    const u32 first = begin[e], last = end[e]; /* last 0: the entry has no pairs */
+    const u32 n = last > first ? last - first : 0u;
+    u32 count = 0u;
+    APP_VAL_T acc = vals[order[first < last ? first : 0u]]; /* replaced by the first folded */
+    for (u32 j = LOCAL_ID; j < n; j += LOCAL_SIZE) {
+      const APP_VAL_T v = vals[order[first + j]];
+      acc = count == 0u ? v : app_combine(acc, v);
+      ++count;
+    }
+    part[LOCAL_ID] = acc;
+    part_count[LOCAL_ID] = count;
+    BARRIER_LOCAL();
+    for (u32 span = LOCAL_SIZE / 2u; span > 0u; span /= 2u) { /* not `half`: an OpenCL type */
+      if (LOCAL_ID < span && part_count[LOCAL_ID + span] != 0u) {
+        part[LOCAL_ID] = part_count[LOCAL_ID] == 0u
+                             ? part[LOCAL_ID + span]
+                             : app_combine(part[LOCAL_ID], part[LOCAL_ID + span]);
+        part_count[LOCAL_ID] += part_count[LOCAL_ID + span];
+      }
+      BARRIER_LOCAL();
+    }
+    if (LOCAL_ID == 0u && n > 1u) {
+      vals[order[first]] = part[0];
+      end[e] = first + 1u;
+    }
+    BARRIER_LOCAL(); /* part is read before the next entry writes it */
+  }
+#else
+  (void)begin;
+  (void)end;
+  (void)order;
+  (void)vals;
+  (void)num_entries;
+#endif
+}
+
 KERNEL hashagg_pairs_reduce(GLOBAL const GhtEntry* entries, u32 num_entries,
                             GLOBAL const uchar* keys, GLOBAL const u32* begin,
                             GLOBAL const u32* end, GLOBAL const u32* order,
