@@ -37,6 +37,11 @@ inline constexpr std::uint64_t kFnvPrime = 1099511628211ull;
 inline std::uint64_t hash_mask(unsigned bits) {
   return bits >= 64 ? ~0ull : (std::uint64_t{1} << bits) - 1;
 }
+// One byte into an FNV-1a 64 hash (start from kFnvOffset): every key hash of
+// thrust/default, so that word count's walk and hash_keys agree.
+__device__ inline std::uint64_t fnv1a_step(std::uint64_t h, std::uint8_t byte) {
+  return (h ^ byte) * kFnvPrime;
+}
 
 // The thread's global index.
 __device__ inline std::uint64_t thread_index() {

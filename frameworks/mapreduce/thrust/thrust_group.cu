@@ -60,7 +60,7 @@ __global__ void hash_kernel(KeyView k, std::uint32_t count, std::uint64_t mask,
   const auto key = static_cast<std::uint32_t>(i);
   std::uint64_t h = kFnvOffset;
   const std::uint32_t n = k.lengths[key];
-  for (std::uint32_t j = 0; j < n; ++j) h = (h ^ k.byte(key, j)) * kFnvPrime;
+  for (std::uint32_t j = 0; j < n; ++j) h = fnv1a_step(h, k.byte(key, j));
   hashes[i] = h & mask;
 }
 

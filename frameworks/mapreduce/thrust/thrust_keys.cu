@@ -43,7 +43,9 @@ __global__ void word_lengths_and_hashes(const std::uint8_t* in, std::uint32_t en
   if (w >= words) return;
   std::uint32_t i = starts[w];
   std::uint64_t h = kFnvOffset;
-  for (std::uint8_t c; i < end && is_letter(c = in[i]); ++i) h = (h ^ (c | 0x20u)) * kFnvPrime;
+  for (std::uint8_t c; i < end && is_letter(c = in[i]); ++i) {
+    h = fnv1a_step(h, static_cast<std::uint8_t>(c | 0x20u));  // a letter lower-cased
+  }
   lengths[w] = i - starts[w];
   hashes[w] = h & mask;
 }
